@@ -1,0 +1,401 @@
+"""The abstract syntax tree: frozen attrs classes, each carrying its source position.
+
+The Lark parse tree never leaves ``dsl/``; everything after parsing works on these nodes.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .errors import Pos
+
+node = attrs.frozen(kw_only=True)
+
+
+# ── expressions ─────────────────────────────────────────────────────────────
+@node
+class Expr:
+    pos: Pos
+
+
+@node
+class Num(Expr):
+    value: int
+
+
+@node
+class Str(Expr):
+    parts: tuple  # of str and Expr (interpolations written {expr})
+
+
+@node
+class Bool(Expr):
+    value: bool
+
+
+@node
+class NoneLit(Expr):
+    pass
+
+
+@node
+class Name(Expr):
+    id: str
+
+
+@node
+class Players(Expr):
+    start: Expr | None
+
+
+@node
+class PlayerLit(Expr):
+    number: int  # 1-based, as players count seats
+
+
+@node
+class EveryCard(Expr):
+    pass
+
+
+@node
+class ListLit(Expr):
+    items: tuple
+
+
+@node
+class ListComp(Expr):
+    expr: Expr
+    var: str
+    source: Expr
+    cond: Expr | None
+
+
+@node
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+@node
+class Call(Expr):
+    func: str
+    args: tuple
+
+
+@node
+class Aggregate(Expr):
+    func: str
+    expr: Expr | None  # None for the `f(x in E where C)` form
+    var: str
+    source: Expr
+    cond: Expr | None
+
+
+@node
+class Best(Expr):
+    kind: str  # highest | lowest
+    var: str
+    source: Expr
+    cond: Expr | None
+    keys: tuple
+
+
+@node
+class Ternary(Expr):
+    cond: Expr
+    then: Expr
+    other: Expr
+
+
+@node
+class BoolOp(Expr):
+    op: str  # and | or
+    left: Expr
+    right: Expr
+
+
+@node
+class Not(Expr):
+    operand: Expr
+
+
+@node
+class Compare(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@node
+class BinOp(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@node
+class Neg(Expr):
+    operand: Expr
+
+
+@node
+class Range(Expr):
+    low: Expr
+    high: Expr
+
+
+# ── types ───────────────────────────────────────────────────────────────────
+@node
+class TypeRef:
+    pos: Pos
+    name: str            # number | bool | player | card | text | list | <kind name>
+    elem: Any = None     # for list
+
+
+# ── statements ──────────────────────────────────────────────────────────────
+@node
+class Stmt:
+    pos: Pos
+
+
+@node
+class Let(Stmt):
+    name: str
+    expr: Expr
+
+
+@node
+class Assign(Stmt):
+    target: Expr
+    op: str
+    expr: Expr
+
+
+@node
+class Move(Stmt):
+    what: Expr
+    dest: Expr
+    bottom: bool
+
+
+@node
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@node
+class Deal(Stmt):
+    count: Expr
+    source: Expr
+    family: str
+    family_pos: Pos
+
+
+@node
+class Choose(Stmt):
+    player: Expr
+    var: str
+    source: Expr
+    cond: Expr | None
+    if_able: bool
+    label: str | None
+    subset: bool = False
+    such_that: Expr | None = None
+
+
+@node
+class ExprStmt(Stmt):
+    expr: Expr
+
+
+@node
+class Announce(Stmt):
+    text: Str
+
+
+@node
+class Pass(Stmt):
+    pass
+
+
+@node
+class EndGame(Stmt):
+    pass
+
+
+@node
+class If(Stmt):
+    branches: tuple  # of (cond, body)
+    orelse: tuple | None
+
+
+@node
+class Repeat(Stmt):
+    count: Expr
+    body: tuple
+
+
+@node
+class While(Stmt):
+    cond: Expr
+    body: tuple
+
+
+@node
+class For(Stmt):
+    var: str
+    source: Expr
+    body: tuple
+
+
+# ── declarations ────────────────────────────────────────────────────────────
+@node
+class Decl:
+    pos: Pos
+
+    @property
+    def key(self):
+        return (type(self).__name__, getattr(self, "name", None))
+
+
+@node
+class GameDecl(Decl):
+    title: str
+
+    @property
+    def key(self):
+        return ("GameDecl", None)
+
+
+@node
+class PlayersDecl(Decl):
+    low: int
+    high: int
+
+    @property
+    def key(self):
+        return ("PlayersDecl", None)
+
+
+@node
+class KindDecl(Decl):
+    name: str
+    values: tuple
+    value_pos: tuple
+
+
+@node
+class AttrDecl(Decl):
+    name: str
+    type: TypeRef
+    default: Expr | None
+
+
+@node
+class CardEntry(Decl):
+    count: int
+    fields: tuple | None   # of (name, Expr, Pos)
+    binders: tuple         # of (name, Expr)
+    cond: Expr | None
+
+
+@node
+class CardsDecl(Decl):
+    attrs: tuple
+    shown: Str | None
+    entries: tuple
+
+    @property
+    def key(self):
+        return ("CardsDecl", None)
+
+
+@node
+class ZoneDecl(Decl):
+    name: str
+    per_player: bool
+    visibility: str
+
+
+@node
+class StateDecl(Decl):
+    owner: str | None  # None (global) | player | card
+    name: str
+    type: TypeRef
+    default: Expr | None
+    visibility: str
+
+
+@node
+class ConstDecl(Decl):
+    name: str
+    expr: Expr
+
+
+@node
+class DefineDecl(Decl):
+    name: str
+    params: tuple
+    expr: Expr
+
+
+@node
+class ProcDecl(Decl):
+    name: str
+    params: tuple
+    body: tuple
+
+
+@node
+class FlowDecl(Decl):
+    body: tuple
+
+    @property
+    def key(self):
+        return ("FlowDecl", None)
+
+
+@node
+class ScoreDecl(Decl):
+    var: str
+    expr: Expr
+
+    @property
+    def key(self):
+        return ("ScoreDecl", None)
+
+
+@node
+class WinnersDecl(Decl):
+    var: str
+    orders: tuple  # of (highest|lowest, Expr)
+
+    @property
+    def key(self):
+        return ("WinnersDecl", None)
+
+
+@node
+class InvariantDecl(Decl):
+    text: str
+    expr: Expr
+
+    @property
+    def key(self):
+        return ("InvariantDecl", self.text)
+
+
+@node
+class VariantDecl(Decl):
+    name: str
+    when: Expr | None
+    items: tuple
+
+
+@node
+class RulesFile:
+    path: str
+    source: str
+    items: tuple

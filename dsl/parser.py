@@ -1,0 +1,509 @@
+"""Parse ``.rules`` text into the AST (dsl.ast) with Lark's LALR parser.
+
+The grammar lives in ``grammar/rules.lark`` (shipped inside the wheel as ``dsl/grammar``).
+"""
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.indenter import Indenter
+
+from . import ast as A
+from .errors import Pos, RulesError
+
+
+def grammar_path() -> Path:
+    """The grammar file: the ``grammar`` package ships it inside the wheel."""
+    import grammar
+    return Path(grammar.__file__).resolve().parent / "rules.lark"
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", postlex=_Indenter(),
+                propagate_positions=True, maybe_placeholders=True, start=["start", "test"])
+
+
+# Names of terminals, as a person would say them in an error message.
+_READABLE = {
+    "_NL": "the end of the line", "_INDENT": "an indented block", "_DEDENT": "the end of the block",
+    "NAME": "a name", "INT": "a whole number", "STRING": "a quoted string", "$END": "the end of the file",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'",
+    "COLON": "':'", "COMMA": "','", "DOT": "'.'", "EQUAL": "'='", "BOOL_TYPE": "'yes/no'",
+    "MINUS": "'-'", "PLUS": "'+'", "STAR": "'*'", "SLASH": "'/'", "MORETHAN": "'>'", "LESSTHAN": "'<'",
+}
+
+
+def _readable(term: str) -> str:
+    if term in _READABLE:
+        return _READABLE[term]
+    if term.isupper() and term.isalpha() or term.replace("_", "").isalpha():
+        return f"'{term.lower().replace('_', ' ')}'"
+    return term
+
+
+def _describe_token(tok: Token) -> str:
+    if tok.type == "_NL":
+        return "the end of the line"
+    if tok.type in ("_INDENT",):
+        return "an indented line"
+    if tok.type == "_DEDENT":
+        return "the end of the block"
+    if tok.type == "$END":
+        return "the end of the file"
+    return f"'{tok.value}'"
+
+
+_HINTS = [
+    (lambda e: e.token.type == "_INDENT", "this line is indented more than the line before; only a line ending in ':' opens a block"),
+    (lambda e: "COLON" in e.expected and e.token.type == "_NL", "a block header ends with ':'"),
+    (lambda e: e.token.type == "EQUAL" and "EQUAL" not in e.expected, "to compare, write '=='"),
+    (lambda e: e.token.type == "NAME" and "_NL" in e.expected, "only one statement fits on a line"),
+]
+
+
+def _syntax_error(err: UnexpectedInput, path: str, source: str) -> RulesError:
+    line, col = getattr(err, "line", 1) or 1, getattr(err, "column", 1) or 1
+    hint = None
+    if isinstance(err, UnexpectedCharacters):
+        ch = source.splitlines()[line - 1][col - 1] if line - 1 < len(source.splitlines()) else "?"
+        msg = f"unexpected character '{ch}'"
+        if ch == '"' or ch == "'":
+            hint = "strings end on the line they start"
+        elif ch == "\t":
+            hint = "indent with spaces"
+    elif isinstance(err, UnexpectedToken):
+        tok = err.token
+        if tok.type == "$END":
+            line = source.count("\n") + 1
+            col = 1
+        expected = sorted({_readable(t) for t in err.expected if not t.startswith("__")})
+        msg = f"unexpected {_describe_token(tok)}"
+        if expected and len(expected) <= 6:
+            msg += "; expected " + ", ".join(expected[:-1]) + (" or " if len(expected) > 1 else "") + expected[-1]
+        for test, text in _HINTS:
+            try:
+                if test(err):
+                    hint = text
+                    break
+            except Exception:  # a hint is a nicety; never let it hide the error
+                pass
+    elif isinstance(err, UnexpectedEOF):
+        msg = "the file ends in the middle of a declaration"
+    else:
+        msg = str(err).splitlines()[0]
+    return RulesError(msg, Pos(path, line, col), hint, source)
+
+
+def parse_file(path: str | Path) -> A.RulesFile:
+    path = str(path)
+    try:
+        source = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesError(f"no such rules file: {path}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RulesError(f"cannot read {path}: {e}") from None
+    return parse_text(source, path)
+
+
+def parse_text(source: str, path: str = "<rules>") -> A.RulesFile:
+    text = source if source.endswith("\n") else source + "\n"
+    try:
+        tree = _lark().parse(text, start="start")
+    except UnexpectedInput as e:
+        raise _syntax_error(e, path, source) from None
+    try:
+        items = _Builder(path, source).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, RulesError):
+            raise e.orig_exc from None
+        raise
+    return A.RulesFile(path=path, source=source, items=tuple(items))
+
+
+def parse_expr(text: str, path: str, source: str, line: int, col: int) -> A.Expr:
+    """Parse an expression embedded in a string (``{...}`` in announce texts)."""
+    try:
+        tree = _lark().parse(text, start="test")
+    except UnexpectedInput as e:
+        err = _syntax_error(e, path, text)
+        raise RulesError(err.message + " in '{" + text + "}'", Pos(path, line, col + (err.pos.column - 1 if err.pos else 0)),
+                         None, source) from None
+    try:
+        return _Builder(path, source, line_base=line, col_base=col).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, RulesError):
+            raise e.orig_exc from None
+        raise
+
+
+_INTERP = re.compile(r"\{([^{}]*)\}")
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    def __init__(self, path: str, source: str, line_base: int = 0, col_base: int = 0):
+        super().__init__()
+        self.path = path
+        self.source = source
+        self.line_base = line_base
+        self.col_base = col_base
+
+    def _pos(self, meta) -> Pos:
+        line = getattr(meta, "line", 1)
+        col = getattr(meta, "column", 1)
+        if self.line_base:
+            return Pos(self.path, self.line_base, self.col_base + col - 1)
+        return Pos(self.path, line, col)
+
+    def _tpos(self, tok: Token) -> Pos:
+        if self.line_base:
+            return Pos(self.path, self.line_base, self.col_base + tok.column - 1)
+        return Pos(self.path, tok.line, tok.column)
+
+    def _fail(self, msg, pos, hint=None):
+        raise RulesError(msg, pos, hint, self.source)
+
+    def _string(self, tok: Token) -> A.Str:
+        raw = tok.value[1:-1]
+        pos = self._tpos(tok)
+        parts = []
+        last = 0
+        for m in _INTERP.finditer(raw):
+            if m.start() > last:
+                parts.append(raw[last:m.start()])
+            inner = m.group(1)
+            if not inner.strip():
+                self._fail("empty {} in a string", Pos(pos.file, pos.line, pos.column + 1 + m.start()),
+                           "put an expression inside the braces, like {p}")
+            parts.append(parse_expr(inner, self.path, self.source, pos.line, pos.column + 2 + m.start()))
+            last = m.end()
+        if last < len(raw):
+            parts.append(raw[last:])
+        if any(ch in p for p in parts if isinstance(p, str) for ch in "{}"):
+            self._fail("unbalanced brace in a string", pos, "braces hold an expression: {p.score}")
+        return A.Str(pos=pos, parts=tuple(parts))
+
+    # ── top level ──────────────────────────────────────────────────────────
+    def start(self, meta, items):
+        return [i for i in items if i is not None]
+
+    def game_decl(self, meta, c):
+        return A.GameDecl(pos=self._pos(meta), title=c[0].value[1:-1])
+
+    def players_decl(self, meta, c):
+        low = int(c[0])
+        high = int(c[1]) if c[1] is not None else low
+        if high < low or low < 1:
+            self._fail(f"player range {low} to {high} is empty", self._pos(meta))
+        return A.PlayersDecl(pos=self._pos(meta), low=low, high=high)
+
+    def kind_decl(self, meta, c):
+        return A.KindDecl(pos=self._pos(meta), name=str(c[0]), values=tuple(str(t) for t in c[1:]),
+                          value_pos=tuple(self._tpos(t) for t in c[1:]))
+
+    def cards_decl(self, meta, c):
+        attrs_, shown, entries = [], None, []
+        for item in c:
+            if isinstance(item, A.AttrDecl):
+                attrs_.append(item)
+            elif isinstance(item, A.Str):
+                if shown is not None:
+                    self._fail("the cards say twice how they are shown", item.pos)
+                shown = item
+            else:
+                entries.append(item)
+        return A.CardsDecl(pos=self._pos(meta), attrs=tuple(attrs_), shown=shown, entries=tuple(entries))
+
+    def attr_decl(self, meta, c):
+        return A.AttrDecl(pos=self._pos(meta), name=str(c[0]), type=c[1], default=c[2])
+
+    def shown_decl(self, meta, c):
+        return self._string(c[0])
+
+    def card_entry(self, meta, c):
+        count, record, binders, cond = c
+        return A.CardEntry(pos=self._pos(meta), count=int(count) if count is not None else 1,
+                           fields=record, binders=binders or (), cond=cond)
+
+    def card_product(self, meta, c):
+        count, binders, cond = c
+        return A.CardEntry(pos=self._pos(meta), count=int(count) if count is not None else 1,
+                           fields=None, binders=binders, cond=cond)
+
+    def record(self, meta, c):
+        return tuple(f for f in c if f is not None)
+
+    def field(self, meta, c):
+        return (str(c[0]), c[1], self._tpos(c[0]))
+
+    def binders(self, meta, c):
+        return tuple(c)
+
+    def binder(self, meta, c):
+        return (str(c[0]), c[1])
+
+    def t_number(self, meta, c):
+        return A.TypeRef(pos=self._pos(meta), name="number")
+
+    def t_bool(self, meta, c):
+        return A.TypeRef(pos=self._pos(meta), name="bool")
+
+    def t_player(self, meta, c):
+        return A.TypeRef(pos=self._pos(meta), name="player")
+
+    def t_card(self, meta, c):
+        return A.TypeRef(pos=self._pos(meta), name="card")
+
+    def t_text(self, meta, c):
+        return A.TypeRef(pos=self._pos(meta), name="text")
+
+    def t_named(self, meta, c):
+        return A.TypeRef(pos=self._pos(meta), name=str(c[0]))
+
+    def t_list(self, meta, c):
+        return A.TypeRef(pos=self._pos(meta), name="list", elem=c[0])
+
+    def per_player(self, meta, c):
+        return True
+
+    def visibility(self, meta, c):
+        return str(c[0])
+
+    def owner_kind(self, meta, c):
+        return str(c[0])
+
+    def zone_decl(self, meta, c):
+        return A.ZoneDecl(pos=self._pos(meta), name=str(c[0]), per_player=bool(c[1]), visibility=c[2])
+
+    def state_decl(self, meta, c):
+        owner, name, typ, default, vis = c
+        return A.StateDecl(pos=self._pos(meta), owner=owner, name=str(name), type=typ, default=default,
+                           visibility=vis or "public")
+
+    def const_decl(self, meta, c):
+        return A.ConstDecl(pos=self._pos(meta), name=str(c[0]), expr=c[1])
+
+    def params(self, meta, c):
+        return tuple(str(t) for t in c)
+
+    def define_decl(self, meta, c):
+        return A.DefineDecl(pos=self._pos(meta), name=str(c[0]), params=c[1] or (), expr=c[2])
+
+    def proc_decl(self, meta, c):
+        return A.ProcDecl(pos=self._pos(meta), name=str(c[0]), params=c[1] or (), body=c[2])
+
+    def flow_decl(self, meta, c):
+        return A.FlowDecl(pos=self._pos(meta), body=c[0])
+
+    def score_decl(self, meta, c):
+        return A.ScoreDecl(pos=self._pos(meta), var=str(c[0]), expr=c[1])
+
+    def order_kw(self, meta, c):
+        return str(c[0])
+
+    def order(self, meta, c):
+        return (c[0], c[1])
+
+    def winners_decl(self, meta, c):
+        return A.WinnersDecl(pos=self._pos(meta), var=str(c[0]), orders=tuple(c[1:]))
+
+    def invariant_decl(self, meta, c):
+        return A.InvariantDecl(pos=self._pos(meta), text=c[0].value[1:-1], expr=c[1])
+
+    def variant_decl(self, meta, c):
+        return A.VariantDecl(pos=self._pos(meta), name=str(c[0]), when=c[1],
+                             items=tuple(i for i in c[2:] if i is not None))
+
+    # ── statements ─────────────────────────────────────────────────────────
+    def block(self, meta, c):
+        return tuple(c)
+
+    def let_stmt(self, meta, c):
+        return A.Let(pos=self._pos(meta), name=str(c[0]), expr=c[1])
+
+    def assign_op(self, meta, c):
+        return str(c[0])
+
+    def assign_stmt(self, meta, c):
+        target, op, expr = c
+        if not isinstance(target, (A.Name, A.Attr)):
+            self._fail("only a name or an attribute like p.score can be assigned to", target.pos)
+        return A.Assign(pos=self._pos(meta), target=target, op=op, expr=expr)
+
+    def bottom(self, meta, c):
+        return True
+
+    def move_stmt(self, meta, c):
+        return A.Move(pos=self._pos(meta), what=c[0], bottom=bool(c[1]), dest=c[2])
+
+    def shuffle_stmt(self, meta, c):
+        return A.Shuffle(pos=self._pos(meta), zone=c[0])
+
+    def deal_stmt(self, meta, c):
+        return A.Deal(pos=self._pos(meta), count=c[0], source=c[1], family=str(c[2]), family_pos=self._tpos(c[2]))
+
+    def if_able(self, meta, c):
+        return True
+
+    def where_clause(self, meta, c):
+        return (c[0], bool(c[1]))
+
+    def choose_stmt(self, meta, c):
+        player, var, source, where, label = c
+        cond, able = where if where else (None, False)
+        return A.Choose(pos=self._pos(meta), player=player, var=str(var), source=source, cond=cond,
+                        if_able=able, label=label.value[1:-1] if label else None)
+
+    def subset_stmt(self, meta, c):
+        player, var, source, where, such, label = c
+        cond, able = where if where else (None, False)
+        return A.Choose(pos=self._pos(meta), player=player, var=str(var), source=source, cond=cond,
+                        if_able=able, label=label.value[1:-1] if label else None, subset=True, such_that=such)
+
+    def expr_stmt(self, meta, c):
+        e = c[0]
+        if not isinstance(e, A.Call):
+            self._fail("this line does nothing", e.pos, "a statement on its own must call a procedure, like play_trick()")
+        return A.ExprStmt(pos=self._pos(meta), expr=e)
+
+    def announce_stmt(self, meta, c):
+        return A.Announce(pos=self._pos(meta), text=self._string(c[0]))
+
+    def pass_stmt(self, meta, c):
+        return A.Pass(pos=self._pos(meta))
+
+    def end_stmt(self, meta, c):
+        return A.EndGame(pos=self._pos(meta))
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        orelse = None
+        for extra in c[2:]:
+            if extra is None:
+                continue
+            if extra[0] == "elif":
+                branches.append((extra[1], extra[2]))
+            else:
+                orelse = extra[1]
+        return A.If(pos=self._pos(meta), branches=tuple(branches), orelse=orelse)
+
+    def elif_clause(self, meta, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def repeat_stmt(self, meta, c):
+        return A.Repeat(pos=self._pos(meta), count=c[0], body=c[1])
+
+    def while_stmt(self, meta, c):
+        return A.While(pos=self._pos(meta), cond=c[0], body=c[1])
+
+    def for_stmt(self, meta, c):
+        return A.For(pos=self._pos(meta), var=str(c[0]), source=c[1], body=c[2])
+
+    # ── expressions ────────────────────────────────────────────────────────
+    def range(self, meta, c):
+        return A.Range(pos=self._pos(meta), low=c[0], high=c[1])
+
+    def ternary(self, meta, c):
+        return A.Ternary(pos=self._pos(meta), then=c[0], cond=c[1], other=c[2])
+
+    def _binder(self, e, what):
+        if not (isinstance(e, A.Compare) and e.op == "in" and isinstance(e.left, A.Name)):
+            self._fail(f"{what} needs a name and where it comes from, like 'c in trick'", e.pos)
+        return e.left.id, e.right
+
+    def best(self, meta, c):
+        kind, binder, cond, *keys = c
+        var, source = self._binder(binder, f"'{kind}'")
+        return A.Best(pos=self._pos(meta), kind=kind, var=var, source=source, cond=cond, keys=tuple(keys))
+
+    def or_(self, meta, c):
+        return A.BoolOp(pos=self._pos(meta), op="or", left=c[0], right=c[1])
+
+    def and_(self, meta, c):
+        return A.BoolOp(pos=self._pos(meta), op="and", left=c[0], right=c[1])
+
+    def not_(self, meta, c):
+        return A.Not(pos=self._pos(meta), operand=c[0])
+
+    def comp_op(self, meta, c):
+        return " ".join(str(t) for t in c)
+
+    def add_op(self, meta, c):
+        return str(c[0])
+
+    mul_op = add_op
+
+    def compare(self, meta, c):
+        return A.Compare(pos=self._pos(meta), op=c[1], left=c[0], right=c[2])
+
+    def binop(self, meta, c):
+        return A.BinOp(pos=self._pos(meta), op=c[1], left=c[0], right=c[2])
+
+    def neg(self, meta, c):
+        return A.Neg(pos=self._pos(meta), operand=c[0])
+
+    def attr(self, meta, c):
+        return A.Attr(pos=self._pos(meta), obj=c[0], name=str(c[1]))
+
+    def call(self, meta, c):
+        return A.Call(pos=self._pos(meta), func=str(c[0]), args=tuple(a for a in c[1:] if a is not None))
+
+    def aggregate(self, meta, c):
+        return A.Aggregate(pos=self._pos(meta), func=str(c[0]), expr=c[1], var=str(c[2]), source=c[3], cond=c[4])
+
+    def aggregate_filter(self, meta, c):
+        var, source = self._binder(c[1], f"'{c[0]}(...)'")
+        return A.Aggregate(pos=self._pos(meta), func=str(c[0]), expr=None, var=var, source=source, cond=c[2])
+
+    def number(self, meta, c):
+        return A.Num(pos=self._pos(meta), value=int(c[0]))
+
+    def string(self, meta, c):
+        return self._string(c[0])
+
+    def yes(self, meta, c):
+        return A.Bool(pos=self._pos(meta), value=True)
+
+    def no(self, meta, c):
+        return A.Bool(pos=self._pos(meta), value=False)
+
+    def none(self, meta, c):
+        return A.NoneLit(pos=self._pos(meta))
+
+    def name(self, meta, c):
+        return A.Name(pos=self._pos(meta), id=str(c[0]))
+
+    def players(self, meta, c):
+        return A.Players(pos=self._pos(meta), start=c[0])
+
+    def player_lit(self, meta, c):
+        n = int(c[0])
+        if n < 1:
+            self._fail("players are numbered from 1", self._pos(meta))
+        return A.PlayerLit(pos=self._pos(meta), number=n)
+
+    def all_cards(self, meta, c):
+        return A.EveryCard(pos=self._pos(meta))
+
+    def list_lit(self, meta, c):
+        return A.ListLit(pos=self._pos(meta), items=tuple(i for i in c if i is not None))
+
+    def list_comp(self, meta, c):
+        return A.ListComp(pos=self._pos(meta), expr=c[0], var=str(c[1]), source=c[2], cond=c[3])
