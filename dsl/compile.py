@@ -1,0 +1,1344 @@
+"""Check and compile a parsed rules file into a ``Program``.
+
+One pass does both: every expression is resolved and type-checked as it is turned into a Python
+closure ``f(S, L)`` (S: the state, L: the current frame's locals), and every procedure becomes a
+flat list of step closures with explicit jumps — the state machine the engine runs. Procedures and
+``define`` functions take untyped parameters; each is compiled once per list of argument types it
+is called with, so every call is checked against real types.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable
+
+from . import ast as A
+from . import types as T
+from .errors import Pos, RulesError, did_you_mean
+from .program import (CONTINUE, STOP, SWITCH, Decision, Program, Template, VarInfo, ZoneInfo, deal,
+                      fail, move_card, move_zone, shuffle_zone)
+
+Fn = Callable[[Any, list], Any]
+
+VISIBILITIES = ("public", "owner", "facedown", "hidden")
+BUILTINS = {
+    "size": "size(zone or list): how many cards or items",
+    "left": "left(p): the next player clockwise", "right": "right(p): the next player counter-clockwise",
+    "next": "next(Kind, value): the following value of a kind, round the ring",
+    "previous": "previous(Kind, value): the preceding value of a kind, round the ring",
+    "unique": "unique(list): the list without repeats", "top": "top(zone) or top(zone, n)",
+    "bottom": "bottom(zone): the bottom card", "position": "position(x, zone or list): 1 for the first",
+    "min": "min(a, b)", "max": "max(a, b)", "abs": "abs(n)", "empty": "empty(zone or list)",
+}
+AGGREGATES = ("sum", "count", "any", "all", "max", "min")
+
+
+class Scope:
+    """The locals of one procedure or function: a flat list of slots."""
+
+    def __init__(self):
+        self.slots: dict[str, tuple[int, str]] = {}
+        self.n = 0
+
+    def lookup(self, name):
+        return self.slots.get(name)
+
+    def bind(self, name: str, typ: str, pos: Pos, comp: "Compiler") -> int:
+        if name in self.slots:
+            slot, old = self.slots[name]
+            if old != typ and not T.compatible(old, typ):
+                comp.err(f"'{name}' is a {T.describe(old)} here already; it cannot now hold a {T.describe(typ)}",
+                         pos, "use another name")
+            if old == T.NONE or old == "list:none":
+                self.slots[name] = (slot, typ)
+            return slot
+        self.slots[name] = (self.n, typ)
+        self.n += 1
+        return self.n - 1
+
+    def push(self, name: str, typ: str):
+        """A temporary binding (a loop variable inside an expression); undo with pop()."""
+        saved = self.slots.get(name)
+        self.slots[name] = (self.n, typ)
+        self.n += 1
+        return self.n - 1, saved
+
+    def pop(self, name, saved):
+        if saved is None:
+            del self.slots[name]
+        else:
+            self.slots[name] = saved
+
+
+class Compiler:
+    def __init__(self, rules: A.RulesFile, players: int, variants: tuple = ()):
+        self.rules = rules
+        self.src = rules.source
+        self.path = rules.path
+        self.N = players
+        self.requested = tuple(variants)
+        self.in_const = False
+        self.consts: dict[str, tuple[Any, str]] = {}
+        self.kinds: dict[str, tuple] = {}
+        self.enum_values: dict[str, str] = {}
+        self.attrs: dict[str, str] = {}
+        self.card_attrs: dict[str, list] = {}
+        self.card_names: list[str] = []
+        self.zone_index: dict[str, int] = {}
+        self.families: dict[str, int] = {}
+        self.zones: list[ZoneInfo] = []
+        self.globals: dict[str, tuple[int, VarInfo]] = {}
+        self.pvars: dict[str, tuple[int, VarInfo]] = {}
+        self.cvars: dict[str, tuple[int, VarInfo]] = {}
+        self.defines: dict[str, A.DefineDecl] = {}
+        self.define_cache: dict = {}
+        self.proc_decls: dict[str, A.ProcDecl] = {}
+        self.proc_index: dict = {}
+        self.procs: list[list] = []
+        self.proc_pos: list[list] = []
+        self.proc_names: list[str] = []
+        self.proc_nslots: list[int] = []
+        self.decisions: list[Decision] = []
+        self.templates: list[Template] = []
+        self.called: set[str] = set()
+
+    # ── diagnostics ────────────────────────────────────────────────────────
+    def err(self, msg: str, pos: Pos | None, hint: str | None = None):
+        raise RulesError(msg, pos, hint, self.src)
+
+    # ── the whole file ─────────────────────────────────────────────────────
+    def compile(self) -> Program:
+        items = self._select_variants()
+        by_type: dict[str, list] = {}
+        for it in items:
+            by_type.setdefault(type(it).__name__, []).append(it)
+        first = lambda name: (by_type.get(name) or [None])[0]
+
+        game = first("GameDecl")
+        title = game.title if game else self.path
+        pl = first("PlayersDecl")
+        if pl is None:
+            self.err("the rules never say how many players the game is for", None,
+                     "add a line like 'players 3 to 5'")
+        if not pl.low <= self.N <= pl.high:
+            span = f"{pl.low}" if pl.low == pl.high else f"{pl.low} to {pl.high}"
+            raise RulesError(f"{title} is for {span} players, not {self.N}", None,
+                             f"choose --players between {pl.low} and {pl.high}" if pl.low != pl.high else
+                             f"use --players {pl.low}")
+
+        for k in by_type.get("KindDecl", []):
+            self._kind(k)
+        for c in by_type.get("ConstDecl", []):
+            self._const(c)
+        cards = first("CardsDecl")
+        if cards is None:
+            self.err("the rules declare no cards", None, "add a 'cards:' block")
+        self._cards(cards)
+        zones = by_type.get("ZoneDecl", [])
+        if not zones:
+            self.err("the rules declare no zones", None, "add a line like 'zone deck: facedown'")
+        for z in zones:
+            self._zone(z)
+        if self.zones[0].owner is not None:
+            self.err("the first zone holds every card at the start, so it cannot be a per-player zone",
+                     zones[0].pos, "declare a shared zone such as 'zone deck: facedown' first")
+        for s in by_type.get("StateDecl", []):
+            self._state(s)
+        for d in by_type.get("DefineDecl", []):
+            self._check_free(d.name, d.pos)
+            self.defines[d.name] = d
+        for p in by_type.get("ProcDecl", []):
+            self._check_free(p.name, p.pos)
+            self.proc_decls[p.name] = p
+
+        flow = first("FlowDecl")
+        if flow is None:
+            self.err("the rules have no 'flow:' block, so the game never starts", None,
+                     "add 'flow:' with the game's rounds and turns")
+        self._proc_body("flow", (), (), flow.body, flow.pos)
+
+        score = None
+        sd = first("ScoreDecl")
+        if sd is not None:
+            score = self._player_fn(sd.var, sd.expr, T.NUMBER, "the score")
+        winner_keys = []
+        wd = first("WinnersDecl")
+        if wd is not None:
+            for kind, e in wd.orders:
+                fn = self._player_fn(wd.var, e, T.NUMBER, "a winners order")
+                winner_keys.append((1 if kind == "highest" else -1, fn))
+        elif score is not None:
+            winner_keys.append((1, score))
+        invariants = []
+        for inv in by_type.get("InvariantDecl", []):
+            scope = Scope()
+            fn, t = self.expr(inv.expr, scope)
+            self._expect(t, T.BOOL, inv.expr.pos, "an invariant")
+            n = scope.n
+            invariants.append((inv.text, (lambda fn, n: lambda S: fn(S, [None] * n))(fn, n)))
+
+        for name, p in self.proc_decls.items():
+            if name not in self.called:
+                self.err(f"procedure '{name}' is never called", p.pos, "call it from flow or another procedure, or remove it")
+
+        return Program(
+            title=title, path=self.path, source=self.src, players=self.N, variants=self.selected,
+            available_variants=self.available, card_names=self.card_names, card_attrs=self.card_attrs,
+            attr_types=dict(self.attrs), zones=self.zones, zone_index=self.zone_index, families=self.families,
+            globals=[v for _, v in sorted(self.globals.values(), key=lambda x: x[0])],
+            player_vars=[v for _, v in sorted(self.pvars.values(), key=lambda x: x[0])],
+            card_vars=[v for _, v in sorted(self.cvars.values(), key=lambda x: x[0])],
+            procs=self.procs, proc_pos=self.proc_pos, proc_names=self.proc_names, proc_nslots=self.proc_nslots,
+            decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
+            invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
+            min_players=pl.low, max_players=pl.high)
+
+    def _select_variants(self) -> list:
+        base, variants = [], {}
+        for it in self.rules.items:
+            if isinstance(it, A.VariantDecl):
+                if it.name in variants:
+                    self.err(f"variant '{it.name}' is declared twice", it.pos)
+                variants[it.name] = it
+            else:
+                base.append(it)
+        self.available = tuple(variants)
+        for name in self.requested:
+            if name not in variants:
+                known = ", ".join(variants) or "none"
+                hint = did_you_mean(name, variants) or f"this game's variants: {known}"
+                raise RulesError(f"unknown variant '{name}'", None, hint)
+        chosen = list(dict.fromkeys(self.requested))
+        for v in variants.values():
+            if v.name not in chosen and v.when is not None:
+                fn, t = self._const_expr(v.when, Scope())
+                self._expect(t, T.BOOL, v.when.pos, "a variant's 'when'")
+                if fn(None, []):
+                    chosen.append(v.name)
+        self.selected = tuple(chosen)
+        merged: dict = {}
+        for it in base:
+            if it.key in merged and it.key[0] != "InvariantDecl":
+                prev = merged[it.key]
+                self.err(f"{it.key[1] or it.key[0].replace('Decl', '').lower()} is declared twice "
+                         f"(first at line {prev.pos.line})", it.pos)
+            merged[it.key] = it
+        for name in chosen:
+            for it in variants[name].items:
+                if isinstance(it, A.VariantDecl):
+                    self.err("a variant cannot hold another variant", it.pos)
+                merged[it.key] = it
+        return list(merged.values())
+
+    def _check_free(self, name: str, pos: Pos):
+        taken = (name in self.consts or name in self.kinds or name in self.enum_values or name in self.zone_index
+                 or name in self.families or name in self.globals or name in self.defines
+                 or name in self.proc_decls or name in BUILTINS or name in AGGREGATES)
+        if taken:
+            self.err(f"the name '{name}' is already taken", pos, "choose another name")
+
+    # ── declarations ───────────────────────────────────────────────────────
+    def _kind(self, k: A.KindDecl):
+        self._check_free(k.name, k.pos)
+        for v, pos in zip(k.values, k.value_pos):
+            if v in self.enum_values:
+                self.err(f"'{v}' is already a value of kind {self.enum_values[v]}", pos,
+                         "each value name may belong to one kind only")
+            self.enum_values[v] = k.name
+        self.kinds[k.name] = k.values
+
+    def _const_expr(self, e: A.Expr, scope: Scope):
+        self.in_const = True
+        try:
+            return self.expr(e, scope)
+        finally:
+            self.in_const = False
+
+    def _const(self, c: A.ConstDecl):
+        self._check_free(c.name, c.pos)
+        fn, t = self._const_expr(c.expr, Scope())
+        self.consts[c.name] = (self._run_const(fn, [], c.expr.pos), t)
+
+    def _run_const(self, fn, L, pos):
+        try:
+            return fn(None, L)
+        except RulesError:
+            raise
+        except Exception as e:  # a division by zero or similar in a constant
+            self.err(f"cannot work out this value: {e}", pos)
+
+    def _type(self, tr: A.TypeRef) -> str:
+        simple = {"number": T.NUMBER, "bool": T.BOOL, "player": T.PLAYER, "card": T.CARD, "text": T.TEXT}
+        if tr.name in simple:
+            return simple[tr.name]
+        if tr.name == "list":
+            return T.list_of(self._type(tr.elem))
+        if tr.name in self.kinds:
+            return T.enum(tr.name)
+        self.err(f"unknown type '{tr.name}'", tr.pos,
+                 did_you_mean(tr.name, list(self.kinds) + list(simple)) or
+                 "a type is number, yes/no, player, card, text, list of <type>, or a declared kind")
+
+    def _cards(self, cd: A.CardsDecl):
+        defaults = {}
+        for a in cd.attrs:
+            if a.name in self.attrs:
+                self.err(f"card attribute '{a.name}' is declared twice", a.pos)
+            self.attrs[a.name] = self._type(a.type)
+            if a.default is not None:
+                fn, t = self._const_expr(a.default, Scope())
+                self._expect(t, self.attrs[a.name], a.default.pos, f"the default of '{a.name}'")
+                defaults[a.name] = self._run_const(fn, [], a.default.pos)
+        if not self.attrs:
+            self.err("cards need at least one attribute", cd.pos, "for example 'suit: Suit'")
+        records = []
+        for entry in cd.entries:
+            records.extend(self._card_entry(entry, defaults))
+        if not records:
+            self.err(f"with {self.N} players the game has no cards", cd.pos)
+        for name in self.attrs:
+            self.card_attrs[name] = [r[name] for r in records]
+        # how a card is shown
+        if cd.shown is not None:
+            scope = Scope()
+            slots = {name: scope.bind(name, t, cd.shown.pos, self) for name, t in self.attrs.items()}
+            fn, _ = self._const_expr(cd.shown, scope)
+            for r in records:
+                L = [None] * scope.n
+                for name, slot in slots.items():
+                    L[slot] = r[name]
+                self.card_names.append(self._run_const(fn, L, cd.shown.pos))
+        else:
+            for r in records:
+                self.card_names.append(" ".join(self.display(self.attrs[n])(r[n]) for n in self.attrs))
+
+    def _card_entry(self, e: A.CardEntry, defaults: dict) -> list:
+        scope = Scope()
+        out = []
+        binders = []
+        for name, source in e.binders:
+            fn, et = self._source(source, scope, const=True)
+            slot = scope.bind(name, et, source.pos, self)
+            binders.append((name, fn, slot, source.pos))
+        cond = None
+        if e.cond is not None:
+            cond, t = self._const_expr(e.cond, scope)
+            self._expect(t, T.BOOL, e.cond.pos, "a card condition")
+        fields = []
+        if e.fields is not None:
+            for name, fe, fpos in e.fields:
+                if name not in self.attrs:
+                    self.err(f"cards have no attribute '{name}'", fpos,
+                             did_you_mean(name, self.attrs) or "declare it at the top of the cards block")
+                fn, t = self._const_expr(fe, scope)
+                self._expect(t, self.attrs[name], fe.pos, f"attribute '{name}'")
+                fields.append((name, fn))
+        else:
+            for name, _, slot, pos in binders:
+                if name not in self.attrs:
+                    self.err(f"cards have no attribute '{name}'", pos,
+                             "in 'for a in ..., b in ...' each name must be a card attribute")
+                fields.append((name, (lambda s: lambda S, L: L[s])(slot)))
+
+        L = [None] * max(scope.n, 1)
+
+        def walk(i):
+            if i == len(binders):
+                if cond is None or self._run_const(cond, L, e.pos):
+                    rec = dict(defaults)
+                    for name, fn in fields:
+                        rec[name] = self._run_const(fn, L, e.pos)
+                    missing = [a for a in self.attrs if a not in rec]
+                    if missing:
+                        self.err(f"these cards have no value for {', '.join(missing)}", e.pos,
+                                 "give every attribute a value, or a default in its declaration")
+                    out.extend(dict(rec) for _ in range(e.count))
+                return
+            _, fn, slot, pos = binders[i]
+            for v in self._run_const(fn, L, pos):
+                L[slot] = v
+                walk(i + 1)
+        walk(0)
+        return out
+
+    def _zone(self, z: A.ZoneDecl):
+        self._check_free(z.name, z.pos)
+        if z.per_player:
+            self.families[z.name] = len(self.zones)
+            for p in range(self.N):
+                self.zones.append(ZoneInfo(f"{z.name}", p, z.name, z.visibility))
+        else:
+            self.zone_index[z.name] = len(self.zones)
+            self.zones.append(ZoneInfo(z.name, None, None, z.visibility))
+
+    def _state(self, s: A.StateDecl):
+        table = {None: self.globals, "player": self.pvars, "card": self.cvars}[s.owner]
+        if s.owner is None:
+            self._check_free(s.name, s.pos)
+        elif s.name in table:
+            self.err(f"{s.owner} state '{s.name}' is declared twice", s.pos)
+        if s.owner == "player" and s.name in self.families:
+            self.err(f"'{s.name}' is already a per-player zone", s.pos)
+        if s.owner == "card" and s.name in self.attrs:
+            self.err(f"'{s.name}' is already a card attribute", s.pos)
+        t = self._type(s.type)
+        if s.default is not None:
+            fn, dt = self._const_expr(s.default, Scope())
+            self._expect(dt, t, s.default.pos, f"the starting value of '{s.name}'")
+            init = self._run_const(fn, [], s.default.pos)
+            if t == T.PLAYER and init is not None and not 0 <= init < self.N:
+                self.err(f"there is no player {init + 1} with {self.N} players", s.default.pos)
+        else:
+            init = self._zero(t)
+        table[s.name] = (len(table), VarInfo(s.name, t, s.visibility, init))
+
+    def _zero(self, t: str):
+        if t == T.NUMBER:
+            return 0
+        if t == T.BOOL:
+            return False
+        if t == T.TEXT:
+            return ""
+        if T.is_list(t):
+            return []
+        if T.is_enum(t):
+            return self.kinds[t[5:]][0]
+        return None
+
+    def _player_fn(self, var: str, e: A.Expr, want: str, what: str):
+        scope = Scope()
+        slot = scope.bind(var, T.PLAYER, e.pos, self)
+        fn, t = self.expr(e, scope)
+        self._expect(t, want, e.pos, what)
+        n = scope.n
+
+        def f(S, p):
+            L = [None] * n
+            L[slot] = p
+            return fn(S, L)
+        return f
+
+    # ── helpers ────────────────────────────────────────────────────────────
+    def _expect(self, got: str, want: str, pos: Pos, what: str):
+        if not T.compatible(got, want):
+            self.err(f"{what} must be a {T.describe(want)}, but this is a {T.describe(got)}", pos)
+
+    def display(self, t: str) -> Callable[[Any], str]:
+        names = self.card_names
+        if t == T.CARD:
+            return lambda v: "nothing" if v is None else names[v]
+        if t == T.PLAYER:
+            return lambda v: "nobody" if v is None else f"Player {v + 1}"
+        if t == T.BOOL:
+            return lambda v: "yes" if v else "no"
+        if T.is_list(t):
+            inner = self.display(T.elem(t))
+            return lambda v: ", ".join(inner(x) for x in v) if v else "nothing"
+        if t == T.ZONE:
+            zones = self.zones
+            return lambda v: zones[v].name if zones[v].owner is None else f"{zones[v].name} of Player {zones[v].owner + 1}"
+        return lambda v: "none" if v is None else str(v)
+
+    # ── expressions ────────────────────────────────────────────────────────
+    def expr(self, e: A.Expr, scope: Scope) -> tuple[Fn, str]:
+        method = getattr(self, "_e_" + type(e).__name__, None)
+        if method is None:
+            self.err("this kind of expression is not allowed here", e.pos)
+        return method(e, scope)
+
+    def num(self, e: A.Expr, scope: Scope, what: str) -> Fn:
+        """An expression used as a number; a bare 'players' counts the players."""
+        if isinstance(e, A.Players) and e.start is None:
+            n = self.N
+            return lambda S, L: n
+        fn, t = self.expr(e, scope)
+        self._expect(t, T.NUMBER, e.pos, what)
+        return fn
+
+    def _e_Num(self, e, scope):
+        v = e.value
+        return (lambda S, L: v), T.NUMBER
+
+    def _e_Bool(self, e, scope):
+        v = e.value
+        return (lambda S, L: v), T.BOOL
+
+    def _e_NoneLit(self, e, scope):
+        return (lambda S, L: None), T.NONE
+
+    def _e_Str(self, e, scope):
+        parts = []
+        for p in e.parts:
+            if isinstance(p, str):
+                parts.append(p)
+            else:
+                fn, t = self.expr(p, scope)
+                parts.append((fn, self.display(t)))
+        if all(isinstance(p, str) for p in parts):
+            s = "".join(parts)
+            return (lambda S, L: s), T.TEXT
+
+        def f(S, L):
+            return "".join(p if isinstance(p, str) else p[1](p[0](S, L)) for p in parts)
+        return f, T.TEXT
+
+    def _e_PlayerLit(self, e, scope):
+        if e.number > self.N:
+            self.err(f"there is no player {e.number} with {self.N} players", e.pos)
+        v = e.number - 1
+        return (lambda S, L: v), T.PLAYER
+
+    def _e_Players(self, e, scope):
+        n = self.N
+        if e.start is None:
+            seats = list(range(n))
+            return (lambda S, L: seats), T.list_of(T.PLAYER)
+        fn, t = self.expr(e.start, scope)
+        self._expect(t, T.PLAYER, e.start.pos, "'players from' needs a player")
+        return (lambda S, L: [(s + i) % n for s in (fn(S, L),) for i in range(n)]), T.list_of(T.PLAYER)
+
+    def _e_EveryCard(self, e, scope):
+        cards = list(range(len(self.card_names)))
+        return (lambda S, L: cards), T.list_of(T.CARD)
+
+    def _e_Name(self, e, scope):
+        name = e.id
+        hit = scope.lookup(name)
+        if hit is not None:
+            slot, t = hit
+            return (lambda S, L: L[slot]), t
+        if name in self.consts:
+            v, t = self.consts[name]
+            return (lambda S, L: v), t
+        if name in self.enum_values:
+            return (lambda S, L: name), T.enum(self.enum_values[name])
+        if name in self.kinds:
+            values = list(self.kinds[name])
+            return (lambda S, L: values), T.list_of(T.enum(name))
+        if name in self.globals:
+            self._no_state(e)
+            i = self.globals[name][0]
+            return (lambda S, L: S.g[i]), self.globals[name][1].type
+        if name in self.zone_index:
+            self._no_state(e)
+            zi = self.zone_index[name]
+            return (lambda S, L: zi), T.ZONE
+        if name in self.families:
+            self.err(f"'{name}' is a per-player zone: say whose", e.pos, f"write p.{name} for player p's {name}")
+        if name in self.pvars:
+            self.err(f"'{name}' belongs to each player: say whose", e.pos, f"write p.{name}")
+        if name in self.proc_decls or name in self.defines or name in BUILTINS:
+            self.err(f"'{name}' must be called", e.pos, f"write {name}(...)")
+        if name in self.attrs or name in self.cvars:
+            self.err(f"'{name}' belongs to a card: say which", e.pos, f"write c.{name}")
+        known = (list(scope.slots) + list(self.consts) + list(self.enum_values) + list(self.kinds)
+                 + list(self.globals) + list(self.zone_index))
+        self.err(f"unknown name '{name}'", e.pos, did_you_mean(name, known))
+
+    def _no_state(self, e):
+        if self.in_const:
+            self.err("this value must be known before the game starts, but it depends on the game state", e.pos)
+
+    def _e_Attr(self, e, scope):
+        ofn, ot = self.expr(e.obj, scope)
+        name = e.name
+        if ot == T.PLAYER:
+            if name in self.pvars:
+                self._no_state(e)
+                i, info = self.pvars[name]
+                return (lambda S, L: S.pv[i][ofn(S, L)]), info.type
+            if name in self.families:
+                self._no_state(e)
+                base = self.families[name]
+                return (lambda S, L: base + ofn(S, L)), T.ZONE
+            self.err(f"players have no '{name}'", e.pos,
+                     did_you_mean(name, list(self.pvars) + list(self.families)) or
+                     "declare it with 'player state' or 'zone ... per player'")
+        if ot == T.CARD:
+            if name in self.attrs:
+                table = self.card_attrs.get(name)
+                if table is None:  # inside the cards block itself
+                    self.err("card attributes cannot be read while the cards are being made", e.pos)
+                return (lambda S, L: table[ofn(S, L)]), self.attrs[name]
+            if name in self.cvars:
+                self._no_state(e)
+                i, info = self.cvars[name]
+                return (lambda S, L: S.cv[i][ofn(S, L)]), info.type
+            self.err(f"cards have no '{name}'", e.pos,
+                     did_you_mean(name, list(self.attrs) + list(self.cvars)))
+        self.err(f"a {T.describe(ot)} has no attributes, so '.{name}' means nothing here", e.pos)
+
+    def _source(self, e: A.Expr, scope: Scope, const: bool = False) -> tuple[Fn, str]:
+        """Something to choose from or loop over: a zone, a list, a kind, or a range 'a to b'."""
+        if isinstance(e, A.Range):
+            lo = self.num(e.low, scope, "a range's start")
+            hi = self.num(e.high, scope, "a range's end")
+            return (lambda S, L: list(range(lo(S, L), hi(S, L) + 1))), T.NUMBER
+        fn, t = (self._const_expr(e, scope) if const else self.expr(e, scope))
+        if t == T.ZONE:
+            return (lambda S, L: S.z[fn(S, L)]), T.CARD
+        if T.is_list(t):
+            return fn, T.elem(t)
+        self.err(f"cannot take items from a {T.describe(t)}", e.pos,
+                 "give a zone, a list, a kind, or a range like 0 to 8")
+
+    def _e_Range(self, e, scope):
+        fn, t = self._source(e, scope)
+        return fn, T.list_of(t)
+
+    def _e_ListLit(self, e, scope):
+        fns, t = [], "none"
+        for item in e.items:
+            fn, it = self.expr(item, scope)
+            j = T.join(t, it) if t != "none" else it
+            if j is None:
+                self.err(f"a list holds items of one type; this is a {T.describe(it)} among {T.describe(t)}s", item.pos)
+            t = j
+            fns.append(fn)
+        return (lambda S, L: [f(S, L) for f in fns]), T.list_of(t)
+
+    def _bind_loop(self, var, source, cond, scope, body=None):
+        src, et = self._source(source, scope)
+        slot, saved = scope.push(var, et)
+        cfn = None
+        if cond is not None:
+            cfn, ct = self.expr(cond, scope)
+            self._expect(ct, T.BOOL, cond.pos, "a 'where' condition")
+        extra = None
+        if body is not None:
+            extra = self.expr(body, scope)
+        scope.pop(var, saved)
+        return src, et, slot, cfn, extra
+
+    def _e_ListComp(self, e, scope):
+        src, et, slot, cfn, (efn, t) = self._bind_loop(e.var, e.source, e.cond, scope, e.expr)
+
+        def f(S, L):
+            out = []
+            for v in src(S, L):
+                L[slot] = v
+                if cfn is None or cfn(S, L):
+                    out.append(efn(S, L))
+            return out
+        return f, T.list_of(t)
+
+    def _e_Aggregate(self, e, scope):
+        func = e.func
+        if func not in AGGREGATES:
+            self.err(f"'{func}(... for ... in ...)' is not an aggregate", e.pos,
+                     "the aggregates are " + ", ".join(AGGREGATES))
+        src, et, slot, cfn, extra = self._bind_loop(e.var, e.source, e.cond, scope, e.expr)
+        efn, t = extra if extra else (None, None)
+        if func in ("sum", "max", "min"):
+            if efn is None:
+                if et != T.NUMBER:
+                    self.err(f"{func}(...) needs numbers", e.pos, f"write {func}(x.points for x in ...)")
+                efn, t = (lambda S, L: L[slot]), T.NUMBER
+            self._expect(t, T.NUMBER, (e.expr or e).pos, f"what {func}(...) adds up")
+        elif func in ("any", "all"):
+            if efn is not None:
+                self._expect(t, T.BOOL, e.expr.pos, f"what {func}(...) tests")
+            elif cfn is None:
+                self.err(f"{func}(...) needs a condition", e.pos, f"write {func}(x in ... where ...)")
+        elif func == "count" and efn is not None:
+            self.err("count(...) counts items", e.pos, "write count(x in ... where ...)")
+
+        if func == "count":
+            def f(S, L):
+                n = 0
+                for v in src(S, L):
+                    L[slot] = v
+                    if cfn is None or cfn(S, L):
+                        n += 1
+                return n
+            return f, T.NUMBER
+        if func in ("any", "all"):
+            test = efn if efn is not None else cfn
+            filt = cfn if efn is not None else None
+            want = func == "any"
+
+            def f(S, L):
+                for v in src(S, L):
+                    L[slot] = v
+                    if filt is not None and not filt(S, L):
+                        continue
+                    if bool(test(S, L)) == want:
+                        return want
+                return not want
+            return f, T.BOOL
+        if func == "sum":
+            def f(S, L):
+                total = 0
+                for v in src(S, L):
+                    L[slot] = v
+                    if cfn is None or cfn(S, L):
+                        total += efn(S, L)
+                return total
+            return f, T.NUMBER
+        pick = max if func == "max" else min
+        pos = e.pos
+
+        def f(S, L):
+            vals = []
+            for v in src(S, L):
+                L[slot] = v
+                if cfn is None or cfn(S, L):
+                    vals.append(efn(S, L))
+            if not vals:
+                fail(f"{func}(...) of nothing", pos)
+            return pick(vals)
+        return f, T.NUMBER
+
+    def _e_Best(self, e, scope):
+        src, et, slot, cfn, _ = self._bind_loop(e.var, e.source, e.cond, scope)
+        slot2, saved = scope.push(e.var, et)
+        keys = []
+        for k in e.keys:
+            kfn, kt = self.expr(k, scope)
+            self._expect(kt, T.NUMBER, k.pos, f"what '{e.kind}' compares")
+            keys.append(kfn)
+        scope.pop(e.var, saved)
+        sign = 1 if e.kind == "highest" else -1
+
+        def f(S, L):
+            best, best_key = None, None
+            for v in list(src(S, L)):
+                L[slot] = v
+                if cfn is not None and not cfn(S, L):
+                    continue
+                L[slot2] = v
+                key = tuple(sign * k(S, L) for k in keys)
+                if best_key is None or key > best_key:
+                    best, best_key = v, key
+            return best
+        return f, et
+
+    def _e_Ternary(self, e, scope):
+        c, ct = self.expr(e.cond, scope)
+        self._expect(ct, T.BOOL, e.cond.pos, "the condition of 'if ... else'")
+        a, at = self.expr(e.then, scope)
+        b, bt = self.expr(e.other, scope)
+        t = T.join(at, bt)
+        if t is None:
+            self.err(f"both sides of 'if ... else' must be of one type, not {T.describe(at)} and {T.describe(bt)}", e.pos)
+        return (lambda S, L: a(S, L) if c(S, L) else b(S, L)), t
+
+    def _e_BoolOp(self, e, scope):
+        a, at = self.expr(e.left, scope)
+        b, bt = self.expr(e.right, scope)
+        self._expect(at, T.BOOL, e.left.pos, f"each side of '{e.op}'")
+        self._expect(bt, T.BOOL, e.right.pos, f"each side of '{e.op}'")
+        if e.op == "and":
+            return (lambda S, L: a(S, L) and b(S, L)), T.BOOL
+        return (lambda S, L: a(S, L) or b(S, L)), T.BOOL
+
+    def _e_Not(self, e, scope):
+        a, at = self.expr(e.operand, scope)
+        self._expect(at, T.BOOL, e.operand.pos, "what 'not' negates")
+        return (lambda S, L: not a(S, L)), T.BOOL
+
+    def _e_Compare(self, e, scope):
+        op = e.op
+        if op in ("in", "not in"):
+            a, at = self.expr(e.left, scope)
+            b, bt = self.expr(e.right, scope)
+            if bt == T.ZONE:
+                bt2 = T.list_of(T.CARD)
+                b = (lambda g: lambda S, L: S.z[g(S, L)])(b)
+            else:
+                bt2 = bt
+            if not T.is_list(bt2):
+                self.err(f"'{op}' needs a list or a zone on its right, not a {T.describe(bt)}", e.right.pos)
+            if not T.compatible(at, T.elem(bt2)) and bt2 != "list:none":
+                self.err(f"a {T.describe(at)} is never in a {T.describe(bt2)}", e.pos)
+            if op == "in":
+                return (lambda S, L: a(S, L) in b(S, L)), T.BOOL
+            return (lambda S, L: a(S, L) not in b(S, L)), T.BOOL
+        # 'players' next to a number means how many players there are
+        if isinstance(e.left, A.Players) and e.left.start is None or \
+                isinstance(e.right, A.Players) and e.right.start is None:
+            a = self.num(e.left, scope, f"each side of '{op}'")
+            b = self.num(e.right, scope, f"each side of '{op}'")
+            at = bt = T.NUMBER
+        else:
+            a, at = self.expr(e.left, scope)
+            b, bt = self.expr(e.right, scope)
+        if op in ("==", "!="):
+            if not T.compatible(at, bt):
+                self.err(f"a {T.describe(at)} is never equal to a {T.describe(bt)}", e.pos)
+            if op == "==":
+                return (lambda S, L: a(S, L) == b(S, L)), T.BOOL
+            return (lambda S, L: a(S, L) != b(S, L)), T.BOOL
+        self._expect(at, T.NUMBER, e.left.pos, f"each side of '{op}'")
+        self._expect(bt, T.NUMBER, e.right.pos, f"each side of '{op}'")
+        import operator
+        f = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+        return (lambda S, L: f(a(S, L), b(S, L))), T.BOOL
+
+    def _e_BinOp(self, e, scope):
+        op = e.op
+        if op == "+":
+            a, at = self.expr(e.left, scope)
+            b, bt = self.expr(e.right, scope)
+            if T.is_list(at) or at == T.TEXT:
+                if not T.compatible(at, bt):
+                    self.err(f"cannot add a {T.describe(bt)} to a {T.describe(at)}", e.pos)
+                return (lambda S, L: a(S, L) + b(S, L)), T.join(at, bt)
+            if isinstance(e.left, A.Players) or isinstance(e.right, A.Players):
+                a = self.num(e.left, scope, "each side of '+'")
+                b = self.num(e.right, scope, "each side of '+'")
+                return (lambda S, L: a(S, L) + b(S, L)), T.NUMBER
+            self._expect(at, T.NUMBER, e.left.pos, "each side of '+'")
+            self._expect(bt, T.NUMBER, e.right.pos, "each side of '+'")
+            return (lambda S, L: a(S, L) + b(S, L)), T.NUMBER
+        a = self.num(e.left, scope, f"each side of '{op}'")
+        b = self.num(e.right, scope, f"each side of '{op}'")
+        pos = e.pos
+        if op == "-":
+            return (lambda S, L: a(S, L) - b(S, L)), T.NUMBER
+        if op == "*":
+            return (lambda S, L: a(S, L) * b(S, L)), T.NUMBER
+
+        def div(S, L):
+            d = b(S, L)
+            if d == 0:
+                fail("division by zero", pos)
+            return a(S, L) // d if op == "/" else a(S, L) % d
+        return div, T.NUMBER
+
+    def _e_Neg(self, e, scope):
+        a = self.num(e.operand, scope, "what '-' negates")
+        return (lambda S, L: -a(S, L)), T.NUMBER
+
+    def _e_Call(self, e, scope):
+        name = e.func
+        if name in self.defines:
+            return self._call_define(e, scope)
+        if name in self.proc_decls:
+            self.err(f"procedure '{name}' does not give a value", e.pos, "call it on a line of its own")
+        if name in AGGREGATES and name not in ("min", "max"):
+            self.err(f"{name}(...) takes 'x in ... where ...' or '... for x in ...'", e.pos)
+        if name not in BUILTINS:
+            known = list(self.defines) + list(BUILTINS)
+            self.err(f"unknown function '{name}'", e.pos, did_you_mean(name, known))
+        return self._builtin(e, scope)
+
+    def _arity(self, e, *counts):
+        if len(e.args) not in counts:
+            want = " or ".join(str(c) for c in counts)
+            self.err(f"{e.func}() takes {want} argument{'s' if counts != (1,) else ''}, not {len(e.args)}",
+                     e.pos, BUILTINS.get(e.func))
+
+    def _builtin(self, e, scope):
+        name, n = e.func, self.N
+        pos = e.pos
+        if name in ("size", "empty"):
+            self._arity(e, 1)
+            fn, t = self.expr(e.args[0], scope)
+            if t == T.ZONE:
+                g = lambda S, L: len(S.z[fn(S, L)])
+            elif T.is_list(t) or t == T.TEXT:
+                g = lambda S, L: len(fn(S, L))
+            else:
+                self.err(f"{name}() needs a zone or a list, not a {T.describe(t)}", e.args[0].pos)
+            if name == "empty":
+                return (lambda S, L: g(S, L) == 0), T.BOOL
+            return g, T.NUMBER
+        if name in ("left", "right"):
+            self._arity(e, 1)
+            fn, t = self.expr(e.args[0], scope)
+            self._expect(t, T.PLAYER, e.args[0].pos, f"{name}()'s argument")
+            step = 1 if name == "left" else -1
+            return (lambda S, L: (fn(S, L) + step) % n), T.PLAYER
+        if name in ("next", "previous"):
+            self._arity(e, 2)
+            kind = e.args[0]
+            if not (isinstance(kind, A.Name) and kind.id in self.kinds):
+                self.err(f"{name}()'s first argument is a kind, like Suit", kind.pos)
+            values = self.kinds[kind.id]
+            fn, t = self.expr(e.args[1], scope)
+            self._expect(t, T.enum(kind.id), e.args[1].pos, f"{name}()'s second argument")
+            step = 1 if name == "next" else -1
+            idx = {v: i for i, v in enumerate(values)}
+            m = len(values)
+            return (lambda S, L: values[(idx[fn(S, L)] + step) % m]), T.enum(kind.id)
+        if name == "unique":
+            self._arity(e, 1)
+            fn, t = self.expr(e.args[0], scope)
+            if not T.is_list(t):
+                self.err("unique() needs a list", e.args[0].pos)
+            return (lambda S, L: list(dict.fromkeys(fn(S, L)))), t
+        if name in ("top", "bottom"):
+            self._arity(e, 1, 2)
+            fn, t = self.expr(e.args[0], scope)
+            if t != T.ZONE:
+                self.err(f"{name}() needs a zone, not a {T.describe(t)}", e.args[0].pos)
+            if len(e.args) == 2:
+                k = self.num(e.args[1], scope, f"how many cards {name}() takes")
+                if name == "top":
+                    return (lambda S, L: S.z[fn(S, L)][::-1][:k(S, L)]), T.list_of(T.CARD)
+                return (lambda S, L: S.z[fn(S, L)][:k(S, L)]), T.list_of(T.CARD)
+            i = -1 if name == "top" else 0
+
+            def card(S, L):
+                z = S.z[fn(S, L)]
+                if not z:
+                    fail(f"{name}() of an empty zone", pos)
+                return z[i]
+            return card, T.CARD
+        if name == "position":
+            self._arity(e, 2)
+            xfn, xt = self.expr(e.args[0], scope)
+            lfn, lt = self.expr(e.args[1], scope)
+            if lt == T.ZONE:
+                lfn = (lambda g: lambda S, L: S.z[g(S, L)])(lfn)
+                lt = T.list_of(T.CARD)
+            if not T.is_list(lt):
+                self.err("position()'s second argument is a zone or a list", e.args[1].pos)
+
+            def position(S, L):
+                items = lfn(S, L)
+                x = xfn(S, L)
+                if x not in items:
+                    fail("position() of something that is not there", pos)
+                return items.index(x) + 1
+            return position, T.NUMBER
+        if name in ("min", "max"):
+            self._arity(e, 2)
+            a = self.num(e.args[0], scope, f"{name}()'s arguments")
+            b = self.num(e.args[1], scope, f"{name}()'s arguments")
+            f = min if name == "min" else max
+            return (lambda S, L: f(a(S, L), b(S, L))), T.NUMBER
+        if name == "abs":
+            self._arity(e, 1)
+            a = self.num(e.args[0], scope, "abs()'s argument")
+            return (lambda S, L: abs(a(S, L))), T.NUMBER
+        raise AssertionError(name)
+
+    def _call_define(self, e, scope):
+        d = self.defines[e.func]
+        if len(e.args) != len(d.params):
+            self.err(f"{d.name}() takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}, "
+                     f"not {len(e.args)}", e.pos, f"it is defined at line {d.pos.line}")
+        args = [self.expr(a, scope) for a in e.args]
+        key = (d.name, tuple(t for _, t in args))
+        if key not in self.define_cache:
+            if key in getattr(self, "_defining", set()):
+                self.err(f"{d.name}() calls itself", e.pos, "functions cannot be recursive")
+            self._defining = getattr(self, "_defining", set()) | {key}
+            inner = Scope()
+            for p, (_, t) in zip(d.params, args):
+                inner.bind(p, t, d.pos, self)
+            body, bt = self.expr(d.expr, inner)
+            self._defining = self._defining - {key}
+            self.define_cache[key] = (body, bt, inner)
+        body, bt, inner = self.define_cache[key]
+        fns = [f for f, _ in args]
+        extra = [None] * (inner.n - len(fns))
+        if len(fns) == 1:
+            a0 = fns[0]
+            return (lambda S, L: body(S, [a0(S, L)] + extra)), bt
+        return (lambda S, L: body(S, [f(S, L) for f in fns] + extra)), bt
+
+    # ── procedures and statements ──────────────────────────────────────────
+    def _proc_body(self, name, params, arg_types, body, pos) -> int:
+        idx = len(self.procs)
+        self.proc_index[(name, arg_types)] = idx
+        code: list = []
+        poss: list = []
+        self.procs.append(code)
+        self.proc_pos.append(poss)
+        self.proc_names.append(name)
+        self.proc_nslots.append(0)
+        scope = Scope()
+        for p, t in zip(params, arg_types):
+            scope.bind(p, t, pos, self)
+        saved = getattr(self, "_cur", None)
+        self._cur = (code, poss)
+        self.block(body, scope)
+
+        def ret(S, F):
+            S.frames.pop()
+            return SWITCH
+        self._emit(ret, pos)
+        self._cur = saved
+        self.proc_nslots[idx] = scope.n
+        return idx
+
+    def _emit(self, fn, pos) -> int:
+        code, poss = self._cur
+        code.append(fn)
+        poss.append(pos)
+        return len(code) - 1
+
+    def _here(self) -> int:
+        return len(self._cur[0])
+
+    def _simple(self, action, pos):
+        nxt = self._here() + 1
+
+        def step(S, F):
+            action(S, F[2])
+            F[1] = nxt
+            return CONTINUE
+        self._emit(step, pos)
+
+    def block(self, stmts, scope):
+        for s in stmts:
+            getattr(self, "_s_" + type(s).__name__)(s, scope)
+
+    def _s_Pass(self, s, scope):
+        pass
+
+    def _s_Let(self, s, scope):
+        fn, t = self.expr(s.expr, scope)
+        if s.name in self.globals or s.name in self.consts or s.name in self.zone_index:
+            self.err(f"'{s.name}' is already the name of a {'constant' if s.name in self.consts else 'game value'}",
+                     s.pos, "choose another name for the local value")
+        slot = scope.bind(s.name, t, s.pos, self)
+
+        def act(S, L):
+            L[slot] = fn(S, L)
+        self._simple(act, s.pos)
+
+    def _s_Assign(self, s, scope):
+        fn, t = self.expr(s.expr, scope)
+        tgt = s.target
+        op = s.op
+        if isinstance(tgt, A.Name):
+            hit = scope.lookup(tgt.id)
+            if hit is not None:
+                slot, tt = hit
+                setter = lambda S, L, v: L.__setitem__(slot, v)
+                getter = lambda S, L: L[slot]
+            elif tgt.id in self.globals:
+                i, info = self.globals[tgt.id]
+                tt = info.type
+                setter = lambda S, L, v: S.g.__setitem__(i, v)
+                getter = lambda S, L: S.g[i]
+            elif tgt.id in self.consts:
+                self.err(f"'{tgt.id}' is a constant and cannot change", tgt.pos,
+                         "declare it with 'state' if it changes during the game")
+            else:
+                self._e_Name(tgt, scope)  # reports the unknown name, with suggestions
+                self.err(f"'{tgt.id}' cannot be assigned to", tgt.pos)
+        else:
+            ofn, ot = self.expr(tgt.obj, scope)
+            if ot == T.PLAYER and tgt.name in self.pvars:
+                i, info = self.pvars[tgt.name]
+                tt = info.type
+                setter = lambda S, L, v: S.pv[i].__setitem__(ofn(S, L), v)
+                getter = lambda S, L: S.pv[i][ofn(S, L)]
+            elif ot == T.CARD and tgt.name in self.cvars:
+                i, info = self.cvars[tgt.name]
+                tt = info.type
+                setter = lambda S, L, v: S.cv[i].__setitem__(ofn(S, L), v)
+                getter = lambda S, L: S.cv[i][ofn(S, L)]
+            elif ot == T.CARD and tgt.name in self.attrs:
+                self.err(f"'{tgt.name}' is printed on the card and cannot change", tgt.pos,
+                         "declare 'card state' for a value that changes")
+            else:
+                self._e_Attr(tgt, scope)
+                self.err(f"'{tgt.name}' cannot be assigned to", tgt.pos)
+        if op == "=":
+            self._expect(t, tt, s.expr.pos, f"the new value of '{self._target_name(tgt)}'")
+
+            def act(S, L):
+                setter(S, L, fn(S, L))
+        else:
+            self._expect(tt, T.NUMBER, tgt.pos, f"'{op}' works on numbers; '{self._target_name(tgt)}'")
+            self._expect(t, T.NUMBER, s.expr.pos, f"what '{op}' adds")
+            sign = 1 if op == "+=" else -1
+
+            def act(S, L):
+                setter(S, L, getter(S, L) + sign * fn(S, L))
+        self._simple(act, s.pos)
+
+    @staticmethod
+    def _target_name(tgt):
+        return tgt.id if isinstance(tgt, A.Name) else tgt.name
+
+    def _zone_expr(self, e, scope, what):
+        fn, t = self.expr(e, scope)
+        if t != T.ZONE:
+            if isinstance(e, A.Name) and e.id in self.families:
+                pass
+            self.err(f"{what} must be a zone, not a {T.describe(t)}", e.pos)
+        return fn
+
+    def _s_Move(self, s, scope):
+        if isinstance(s.what, A.Name) and s.what.id in self.families:
+            self.err(f"'{s.what.id}' is a per-player zone: say whose", s.what.pos, f"write p.{s.what.id}")
+        what, wt = self.expr(s.what, scope)
+        dest = self._zone_expr(s.dest, scope, "where cards move to")
+        bottom = s.bottom
+        if wt == T.CARD:
+            pos = s.pos
+
+            def act(S, L):
+                c = what(S, L)
+                if c is None:
+                    fail("there is no card to move", pos)
+                move_card(S, c, dest(S, L), bottom)
+        elif wt == T.ZONE:
+            def act(S, L):
+                move_zone(S, what(S, L), dest(S, L), bottom)
+        elif wt in (T.list_of(T.CARD), "list:none"):
+            def act(S, L):
+                d = dest(S, L)
+                for c in list(what(S, L)):
+                    move_card(S, c, d, bottom)
+        else:
+            self.err(f"only cards move; this is a {T.describe(wt)}", s.what.pos)
+        self._simple(act, s.pos)
+
+    def _s_Shuffle(self, s, scope):
+        z = self._zone_expr(s.zone, scope, "what is shuffled")
+        self._simple(lambda S, L: shuffle_zone(S, z(S, L)), s.pos)
+
+    def _s_Deal(self, s, scope):
+        n = self.num(s.count, scope, "how many cards are dealt")
+        src = self._zone_expr(s.source, scope, "where cards are dealt from")
+        if s.family not in self.families:
+            self.err(f"cards are dealt to a per-player zone, and '{s.family}' is not one", s.family_pos,
+                     did_you_mean(s.family, self.families) or "declare it with 'zone NAME per player: owner'")
+        first, N, pos = self.families[s.family], self.N, s.pos
+        self._simple(lambda S, L: deal(S, n(S, L), src(S, L), first, N, pos), s.pos)
+
+    def _s_Announce(self, s, scope):
+        parts = []
+        for p in s.text.parts:
+            if isinstance(p, str):
+                parts.append(p)
+            else:
+                fn, t = self.expr(p, scope)
+                parts.append((fn, self.display(t)))
+        tid = len(self.templates)
+        self.templates.append(Template(parts, s.pos))
+        fns = tuple(p[0] for p in parts if not isinstance(p, str))
+
+        def act(S, L):
+            S.ann = (S.ann, (tid, tuple(f(S, L) for f in fns)))
+        self._simple(act, s.pos)
+
+    def _s_EndGame(self, s, scope):
+        def step(S, F):
+            del S.frames[:]
+            return SWITCH
+        self._emit(step, s.pos)
+
+    def _s_ExprStmt(self, s, scope):
+        call = s.expr
+        if call.func not in self.proc_decls:
+            if call.func in self.defines or call.func in BUILTINS:
+                self.err(f"{call.func}(...) gives a value, and this line throws it away", call.pos,
+                         "use it in a statement, like 'let x = ...'")
+            self.err(f"unknown procedure '{call.func}'", call.pos, did_you_mean(call.func, self.proc_decls))
+        d = self.proc_decls[call.func]
+        self.called.add(d.name)
+        if len(call.args) != len(d.params):
+            self.err(f"{d.name}() takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}, "
+                     f"not {len(call.args)}", call.pos, f"it is defined at line {d.pos.line}")
+        args = [self.expr(a, scope) for a in call.args]
+        key = (d.name, tuple(t for _, t in args))
+        saved_cur = self._cur
+        if key not in self.proc_index:
+            self._proc_body(d.name, d.params, key[1], d.body, d.pos)
+        self._cur = saved_cur
+        pidx = self.proc_index[key]
+        fns = [f for f, _ in args]
+        nslots = self.proc_nslots
+        nargs = len(fns)
+        nxt = self._here() + 1
+
+        def step(S, F):
+            L = F[2]
+            new = [f(S, L) for f in fns]
+            new.extend([None] * (nslots[pidx] - nargs))
+            F[1] = nxt
+            S.frames.append([pidx, 0, new])
+            return SWITCH
+        self._emit(step, s.pos)
+
+    def _cond_jump(self, cond, scope, what):
+        fn, t = self.expr(cond, scope)
+        self._expect(t, T.BOOL, cond.pos, what)
+        target = [None]
+        nxt = self._here() + 1
+
+        def step(S, F):
+            F[1] = nxt if fn(S, F[2]) else target[0]
+            return CONTINUE
+        self._emit(step, cond.pos)
+        return target
+
+    def _jump(self, pos):
+        target = [None]
+
+        def step(S, F):
+            F[1] = target[0]
+            return CONTINUE
+        self._emit(step, pos)
+        return target
+
+    def _s_If(self, s, scope):
+        ends = []
+        for cond, body in s.branches:
+            skip = self._cond_jump(cond, scope, "an 'if' condition")
+            self.block(body, scope)
+            if s.orelse is not None or (cond, body) != s.branches[-1]:
+                ends.append(self._jump(s.pos))
+            skip[0] = self._here()
+        if s.orelse is not None:
+            self.block(s.orelse, scope)
+        for e in ends:
+            e[0] = self._here()
+
+    def _s_While(self, s, scope):
+        head = self._here()
+        exit_ = self._cond_jump(s.cond, scope, "a 'while' condition")
+        self.block(s.body, scope)
+        back = self._jump(s.pos)
+        back[0] = head
+        exit_[0] = self._here()
+
+    def _s_Repeat(self, s, scope):
+        n = self.num(s.count, scope, "how many times to repeat")
+        slot = scope.n
+        scope.n += 1
+
+        def init(S, L):
+            L[slot] = n(S, L)
+        self._simple(init, s.pos)
+        head = self._here()
+        target = [None]
+        nxt = head + 1
+
+        def test(S, F):
+            L = F[2]
+            if L[slot] > 0:
+                L[slot] -= 1
+                F[1] = nxt
+            else:
+                F[1] = target[0]
+            return CONTINUE
+        self._emit(test, s.pos)
+        self.block(s.body, scope)
+        self._jump(s.pos)[0] = head
+        target[0] = self._here()
+
+    def _s_For(self, s, scope):
+        src, et = self._source(s.source, scope)
+        var = scope.bind(s.var, et, s.pos, self)
+        items = scope.n
+        idx = scope.n + 1
+        scope.n += 2
+
+        def init(S, L):
+            L[items] = list(src(S, L))
+            L[idx] = 0
+        self._simple(init, s.pos)
+        head = self._here()
+        target = [None]
+        nxt = head + 1
+
+        def test(S, F):
+            L = F[2]
+            i = L[idx]
+            seq = L[items]
+            if i < len(seq):
+                L[var] = seq[i]
+                L[idx] = i + 1
+                F[1] = nxt
+            else:
+                F[1] = target[0]
+            return CONTINUE
+        self._emit(test, s.pos)
+        self.block(s.body, scope)
+        self._jump(s.pos)[0] = head
+        target[0] = self._here()
+
+    def _s_Choose(self, s, scope):
+        pfn, pt = self.expr(s.player, scope)
+        self._expect(pt, T.PLAYER, s.player.pos, "who chooses")
+        src, et = self._source(s.source, scope)
+        cfn = None
+        if s.subset:
+            eslot, saved = scope.push(s.var, et)
+            if s.cond is not None:
+                cfn, ct = self.expr(s.cond, scope)
+                self._expect(ct, T.BOOL, s.cond.pos, "a 'where' condition")
+            scope.pop(s.var, saved)
+            vt = T.list_of(et)
+            slot = scope.bind(s.var, vt, s.pos, self)
+            sfn = None
+            if s.such_that is not None:
+                sfn, st = self.expr(s.such_that, scope)
+                self._expect(st, T.BOOL, s.such_that.pos, "a 'such that' condition")
+        else:
+            vt = et
+            slot = scope.bind(s.var, vt, s.pos, self)
+            eslot = slot
+            if s.cond is not None:
+                cfn, ct = self.expr(s.cond, scope)
+                self._expect(ct, T.BOOL, s.cond.pos, "a 'where' condition")
+        display = self.display(vt)
+        label = s.label or "choose"
+        did = len(self.decisions)
+        self.decisions.append(Decision(label, slot, display, s.pos, "subset" if s.subset else T.describe(vt)))
+        if_able, subset, pos = s.if_able, s.subset, s.pos
+        elem_display = self.display(et)
+        dedup = et == T.CARD and len(set(self.card_names)) < len(self.card_names)
+
+        def step(S, F):
+            L = F[2]
+            p = pfn(S, L)
+            if p is None:
+                fail("nobody is there to choose", pos)
+            opts = src(S, L)
+            if cfn is not None:
+                ok = []
+                for v in opts:
+                    L[eslot] = v
+                    if cfn(S, L):
+                        ok.append(v)
+                if ok or not if_able:
+                    opts = ok
+            if dedup or not isinstance(opts, list):
+                seen, out = set(), []
+                for v in opts:
+                    k = elem_display(v)
+                    if k not in seen:
+                        seen.add(k)
+                        out.append(v)
+                opts = out
+            if subset:
+                opts = _subsets(S, L, opts, slot, sfn, elem_display, pos)
+            elif not opts:
+                fail(f"Player {p + 1} has nothing to choose from", pos)
+            else:
+                opts = list(opts)
+            S.pending = [p, did, opts]
+            return STOP
+        self._emit(step, s.pos)
+
+
+def _subsets(S, L, items, slot, such_that, display, pos):
+    if len(items) > 12:
+        fail(f"too many ways to choose a subset of {len(items)} items (at most 12 items)", pos)
+    out, seen = [], set()
+    for k in range(len(items) + 1):
+        for combo in itertools.combinations(items, k):
+            key = tuple(sorted(display(c) for c in combo))
+            if key in seen:
+                continue
+            L[slot] = list(combo)
+            if such_that is None or such_that(S, L):
+                seen.add(key)
+                out.append(list(combo))
+    if not out:
+        fail("no subset satisfies the condition", pos)
+    return out
+
+
+def compile_rules(rules: A.RulesFile, players: int, variants: tuple = ()) -> Program:
+    return Compiler(rules, players, variants).compile()

@@ -1,0 +1,174 @@
+"""The compiled form of a game: tables, slot layouts and step closures — everything the engine runs.
+
+A ``Program`` is built once per (rules file, player count, variants) by ``dsl.compile``. Its state
+lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these plain-data fields:
+
+    z       list of zones, each a list of card ids (index 0 = bottom, -1 = top)
+    loc     for each card id, the index of the zone that holds it
+    g       global state values, by slot
+    pv      per-player state: pv[var][seat]
+    cv      per-card state:   cv[var][card]
+    frames  the call stack: [procedure index, program counter, locals list]
+    pending the open decision: [seat, decision index, options] or None
+    rng     the random seed for the next chance event
+    hist    the history: decision texts, and chance records ["shuffle", zone, order]
+    ann     the announcements, as a linked list of (previous, (template index, values))
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+import attrs
+
+from .errors import Pos, RulesRuntimeError
+
+# Signals returned by a step closure to the run loop.
+CONTINUE, STOP, SWITCH = 0, 1, 2
+
+
+@attrs.define
+class ZoneInfo:
+    name: str
+    owner: int | None        # seat for a per-player zone, else None
+    family: str | None       # the per-player zone's name
+    visibility: str          # public | owner | facedown | hidden
+
+
+@attrs.define
+class VarInfo:
+    name: str
+    type: str
+    visibility: str
+    initial: Any
+
+
+@attrs.define
+class Decision:
+    label: str
+    slot: int
+    display: Callable[[Any], str]
+    pos: Pos
+    kind: str                # what is chosen: card, player, number, ... or subset
+
+
+@attrs.define
+class Template:
+    parts: list              # str, or (closure, display) pairs evaluated at announce time
+    pos: Pos
+
+
+@attrs.define
+class Program:
+    title: str
+    path: str
+    source: str
+    players: int
+    variants: tuple
+    available_variants: tuple
+    # cards
+    card_names: list
+    card_attrs: dict          # attribute -> list by card id
+    attr_types: dict
+    # zones
+    zones: list               # of ZoneInfo
+    zone_index: dict          # name -> index (shared zones) / family name -> first index
+    families: dict            # family name -> first index
+    # state
+    globals: list             # of VarInfo
+    player_vars: list
+    card_vars: list
+    # code
+    procs: list               # list of list of step closures
+    proc_pos: list            # for each step, its place in the rules file
+    proc_names: list
+    proc_nslots: list
+    decisions: list
+    templates: list
+    score: Callable | None
+    winner_keys: list          # of (sign, closure(S, seat))
+    invariants: list           # of (text, closure(S))
+    player_names: list
+    min_players: int = 0
+    max_players: int = 0
+
+
+def fail(message: str, pos: Pos, prog_source: str | None = None):
+    raise RulesRuntimeError(message, pos, prog_source)
+
+
+# ── operations used by step closures ────────────────────────────────────────
+def move_card(S, c: int, dest: int, bottom: bool = False) -> None:
+    src = S.loc[c]
+    S.z[src].remove(c)
+    if bottom:
+        S.z[dest].insert(0, c)
+    else:
+        S.z[dest].append(c)
+    S.loc[c] = dest
+
+
+def move_zone(S, src: int, dest: int, bottom: bool = False) -> None:
+    if src == dest:
+        return
+    cards = S.z[src]
+    if not cards:
+        return
+    S.z[src] = []
+    loc = S.loc
+    for c in cards:
+        loc[c] = dest
+    if bottom:
+        S.z[dest][0:0] = cards
+    else:
+        S.z[dest].extend(cards)
+
+
+def shuffle_zone(S, zi: int) -> None:
+    """A chance event: reorder a zone, from the forced queue (stacked decks, replays) or the seed."""
+    zone = S.z[zi]
+    forced = S.forced
+    if forced:
+        for i, (fz, order) in enumerate(forced):
+            if fz == zi:
+                del forced[i]
+                _arrange(S, zi, order)
+                break
+        else:
+            _random_shuffle(S, zone)
+    else:
+        _random_shuffle(S, zone)
+    S.hist.append(["shuffle", zi, list(S.z[zi])])
+
+
+def _random_shuffle(S, zone: list) -> None:
+    r = random.Random(S.rng)
+    r.shuffle(zone)
+    S.rng = r.getrandbits(62)
+
+
+def _arrange(S, zi: int, order: list) -> None:
+    """Put the cards of ``order`` (bottom→top, card ids) on top of the zone; the rest beneath, shuffled."""
+    zone = S.z[zi]
+    rest = list(zone)
+    for c in order:
+        try:
+            rest.remove(c)
+        except ValueError:
+            raise RulesRuntimeError(f"the stacked card #{c} is not in the zone being shuffled") from None
+    _random_shuffle(S, rest)
+    zone[:] = rest + list(order)
+
+
+def deal(S, n: int, src: int, first: int, players: int, pos: Pos) -> None:
+    zone = S.z[src]
+    if n * players > len(zone):
+        fail(f"cannot deal {n} cards to each of {players} players: only {len(zone)} cards left", pos)
+    loc = S.loc
+    for p in range(players):
+        dest = first + p
+        take = zone[len(zone) - n:][::-1]
+        del zone[len(zone) - n:]
+        S.z[dest].extend(take)
+        for c in take:
+            loc[c] = dest

@@ -1,0 +1,418 @@
+"""The engine: a compiled ``Program`` run as an explicit state machine, with OpenSpiel's state API.
+
+    game  = load_game("games/magic_shop.rules", players=4)
+    state = game.new_initial_state(seed=7)
+    while not state.is_terminal():
+        state.apply_action(random.choice(state.legal_actions()))
+    state.returns()
+
+A state is plain data (lists of ints and strings — see ``dsl.program``), so ``clone`` is a handful
+of list copies, equality is structural, and ``to_json`` / ``State.from_json`` round-trip exactly.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, Iterable
+
+from dsl import RulesError, RulesRuntimeError, compile_rules, parse_file, parse_text
+from dsl.program import STOP, Program
+
+TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
+STATE_FORMAT = "rulesrun-state/1"
+MAX_STEPS = 2_000_000  # steps without a decision before the rules are deemed stuck
+
+
+class GameError(Exception):
+    """A misuse of the engine API: an illegal action, a state from another game, ..."""
+
+
+class Action(str):
+    """A legal action: its text is stable, readable, and unique among the legal actions."""
+
+    __slots__ = ("player", "index")
+
+    def __new__(cls, text: str, player: int, index: int):
+        self = str.__new__(cls, text)
+        self.player = player
+        self.index = index
+        return self
+
+
+class Game:
+    """A rules file compiled for one player count and set of variants."""
+
+    def __init__(self, program: Program):
+        self.program = program
+        self.title = program.title
+        self.players = program.players
+        self.variants = program.variants
+        names: dict[str, list[int]] = {}
+        for cid, name in enumerate(program.card_names):
+            names.setdefault(name, []).append(cid)
+        self._ids_by_name = names
+
+    def __repr__(self):
+        v = f" variants={list(self.variants)}" if self.variants else ""
+        return f"<Game {self.title!r} players={self.players}{v}>"
+
+    def num_players(self) -> int:
+        return self.players
+
+    def card_id(self, name: str) -> int:
+        ids = self._ids_by_name.get(name)
+        if not ids:
+            raise GameError(f"no card is called {name!r}")
+        return ids[0]
+
+    def card_name(self, cid: int) -> str:
+        return self.program.card_names[cid]
+
+    def summary(self) -> str:
+        p = self.program
+        nshared = sum(1 for z in p.zones if z.owner is None)
+        fams = len(p.families)
+        return (f"{p.title}: {p.players} players, {len(p.card_names)} cards, {nshared} shared zones + "
+                f"{fams} per player, {len(p.decisions)} kinds of decision, {len(p.procs)} procedures"
+                + (f", variants {', '.join(p.variants)}" if p.variants else ""))
+
+    def new_initial_state(self, seed: int | None = None, stack: dict | None = None) -> "State":
+        """A new game. ``stack`` stacks the deck for tests: {zone: [card names, top first]} applies
+        to the next shuffle of that zone; a list of such lists applies to successive shuffles."""
+        if seed is None:
+            seed = random.randrange(2 ** 31)
+        forced = self._stack_to_forced(stack) if stack else []
+        return State._start(self, int(seed), forced)
+
+    def _stack_to_forced(self, stack: dict) -> list:
+        prog = self.program
+        forced = []
+        for zone_name, orders in stack.items():
+            if zone_name not in prog.zone_index:
+                raise GameError(f"cannot stack {zone_name!r}: no shared zone has that name")
+            zi = prog.zone_index[zone_name]
+            if orders and isinstance(orders[0], str):
+                orders = [orders]
+            for names in orders:
+                used: dict[str, int] = {}
+                ids = []
+                for name in names:
+                    pool = self._ids_by_name.get(name)
+                    if not pool:
+                        raise GameError(f"cannot stack {name!r}: no card is called that")
+                    k = used.get(name, 0)
+                    if k >= len(pool):
+                        raise GameError(f"cannot stack {name!r} {k + 1} times: there are only {len(pool)}")
+                    used[name] = k + 1
+                    ids.append(pool[k])
+                forced.append([zi, ids[::-1]])  # stored bottom→top
+        return forced
+
+    def replay(self, seed: int, history: Iterable[str], stack: dict | None = None) -> "State":
+        """Play ``history`` (decision texts) from a new game with ``seed``: the same game again."""
+        state = self.new_initial_state(seed=seed, stack=stack)
+        for i, a in enumerate(history):
+            try:
+                state.apply_action(str(a))
+            except GameError as e:
+                raise GameError(f"step {i + 1} of the history: {e}") from None
+        return state
+
+
+class State:
+    """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
+
+    __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng",
+                 "hist", "ann", "forced", "_legal", "_index")
+
+    # ── creation ───────────────────────────────────────────────────────────
+    @classmethod
+    def _start(cls, game: Game, seed: int, forced: list) -> "State":
+        prog = game.program
+        S = object.__new__(cls)
+        S._game, S._prog = game, prog
+        S.seed = seed
+        ncards = len(prog.card_names)
+        S.z = [[] for _ in prog.zones]
+        S.z[0] = list(range(ncards))
+        S.loc = [0] * ncards
+        S.g = [_copy(v.initial) for v in prog.globals]
+        S.pv = [[_copy(v.initial) for _ in range(prog.players)] for v in prog.player_vars]
+        S.cv = [[_copy(v.initial) for _ in range(ncards)] for v in prog.card_vars]
+        S.frames = [[0, 0, [None] * prog.proc_nslots[0]]]
+        S.pending = None
+        S.rng = seed
+        S.hist = []
+        S.ann = None
+        S.forced = forced
+        S._legal = None
+        S._index = None
+        S._run()
+        return S
+
+    # ── running ────────────────────────────────────────────────────────────
+    def _run(self) -> None:
+        procs = self._prog.procs
+        steps = 0
+        try:
+            while self.frames:
+                F = self.frames[-1]
+                code = procs[F[0]]
+                r = 0
+                while not r:
+                    r = code[F[1]](self, F)
+                    steps += 1
+                if r == STOP:
+                    return
+                if steps > MAX_STEPS:
+                    self._fail_here(f"the rules ran {MAX_STEPS:,} steps without asking anyone anything; "
+                                    f"is there a loop that never ends?")
+        except RulesRuntimeError as e:
+            e.source = self._prog.source
+            raise
+        except (RulesError, GameError):
+            raise
+        except Exception as e:  # a Python error inside a step: report the rules line it came from
+            self._fail_here(f"{type(e).__name__}: {e}")
+
+    def _fail_here(self, message: str):
+        pos = None
+        if self.frames:
+            F = self.frames[-1]
+            try:
+                pos = self._prog.proc_pos[F[0]][F[1]]
+            except IndexError:
+                pass
+        raise RulesRuntimeError(message, pos, self._prog.source)
+
+    # ── the OpenSpiel-shaped API ───────────────────────────────────────────
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    def current_player(self) -> int:
+        return self.pending[0] if self.pending is not None else TERMINAL
+
+    def is_terminal(self) -> bool:
+        return self.pending is None
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        if self.pending is None:
+            return []
+        if player is not None and player != self.pending[0]:
+            return []
+        if self._legal is None:
+            p, did, opts = self.pending
+            dec = self._prog.decisions[did]
+            label, disp = dec.label, dec.display
+            acts = [Action(f"{label} {disp(v)}", p, i) for i, v in enumerate(opts)]
+            self._legal = acts
+            self._index = {a: i for i, a in enumerate(acts)}
+        return list(self._legal)
+
+    def decision_label(self) -> str | None:
+        if self.pending is None:
+            return None
+        return self._prog.decisions[self.pending[1]].label
+
+    def apply_action(self, action: Any) -> None:
+        if self.pending is None:
+            raise GameError("the game is over; no more actions")
+        if self._legal is None:
+            self.legal_actions()
+        if isinstance(action, int) and not isinstance(action, bool):
+            if not 0 <= action < len(self._legal):
+                raise GameError(f"action number {action} is out of range (0 to {len(self._legal) - 1})")
+            idx = action
+        else:
+            idx = self._index.get(str(action))
+            if idx is None:
+                shown = ", ".join(f"'{a}'" for a in self._legal[:8]) + (" ..." if len(self._legal) > 8 else "")
+                raise GameError(f"'{action}' is not a legal action now; legal: {shown}")
+        p, did, opts = self.pending
+        F = self.frames[-1]
+        F[2][self._prog.decisions[did].slot] = opts[idx]
+        F[1] += 1
+        self.hist.append(str(self._legal[idx]))
+        self.pending = None
+        self._legal = None
+        self._index = None
+        self._run()
+
+    def returns(self) -> list:
+        if self.pending is not None:
+            raise GameError("the game is not over yet; returns exist only at the end")
+        prog = self._prog
+        if prog.score is None:
+            win = set(self.winners())
+            return [1 if p in win else 0 for p in range(prog.players)]
+        return [prog.score(self, p) for p in range(prog.players)]
+
+    def winners(self) -> list[int]:
+        if self.pending is not None:
+            raise GameError("the game is not over yet")
+        keys = self._prog.winner_keys
+        if not keys:
+            return list(range(self._prog.players))
+        ranked = [tuple(sign * fn(self, p) for sign, fn in keys) for p in range(self._prog.players)]
+        best = max(ranked)
+        return [p for p, k in enumerate(ranked) if k == best]
+
+    def history(self) -> list[str]:
+        """The decisions taken so far, in order: with the seed, they replay the game exactly."""
+        return [h for h in self.hist if isinstance(h, str)]
+
+    def events(self) -> list:
+        """Every step so far: decision texts, and chance events as ("shuffle", zone, [cards, top first])."""
+        out = []
+        for h in self.hist:
+            if isinstance(h, str):
+                out.append(h)
+            else:
+                names = self._prog.card_names
+                out.append(("shuffle", self._prog.zones[h[1]].name, [names[c] for c in reversed(h[2])]))
+        return out
+
+    def log(self) -> list[str]:
+        """The announcements so far (public), oldest first."""
+        entries = []
+        node = self.ann
+        while node is not None:
+            node, entry = node
+            entries.append(entry)
+        entries.reverse()
+        return [self._format(e) for e in entries]
+
+    def _format(self, entry) -> str:
+        tid, vals = entry
+        tpl = self._prog.templates[tid]
+        out, i = [], 0
+        for part in tpl.parts:
+            if isinstance(part, str):
+                out.append(part)
+            else:
+                out.append(part[1](vals[i]))
+                i += 1
+        return "".join(out)
+
+    def check_invariants(self) -> list[str]:
+        """The texts of the file's invariants that do not hold in this state."""
+        return [text for text, fn in self._prog.invariants if not fn(self)]
+
+    # ── copies, equality, serialisation ────────────────────────────────────
+    def clone(self) -> "State":
+        S = object.__new__(State)
+        S._game, S._prog, S.seed = self._game, self._prog, self.seed
+        S.z = [z[:] for z in self.z]
+        S.loc = self.loc[:]
+        S.g = [_copy(v) for v in self.g]
+        S.pv = [v[:] for v in self.pv]
+        S.cv = [v[:] for v in self.cv]
+        S.frames = [[F[0], F[1], F[2][:]] for F in self.frames]
+        S.pending = None if self.pending is None else [self.pending[0], self.pending[1], self.pending[2][:]]
+        S.rng = self.rng
+        S.hist = self.hist[:]
+        S.ann = self.ann
+        S.forced = [f[:] for f in self.forced]
+        S._legal = self._legal
+        S._index = self._index
+        return S
+
+    def _data(self) -> dict:
+        return {"z": self.z, "loc": self.loc, "g": self.g, "pv": self.pv, "cv": self.cv,
+                "frames": self.frames, "pending": self.pending, "rng": self.rng, "hist": self.hist,
+                "ann": _log_list(self.ann), "seed": self.seed}
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._prog is other._prog and _jsonable(self._data()) == _jsonable(other._data())
+
+    def __hash__(self):
+        raise TypeError("states are mutable and cannot be hashed; hash state.to_json() instead")
+
+    def to_json(self) -> dict:
+        prog = self._prog
+        d = _jsonable(self._data())
+        d.update({"format": STATE_FORMAT, "game": prog.title, "rules": prog.path,
+                  "players": prog.players, "variants": list(prog.variants)})
+        return d
+
+    @classmethod
+    def from_json(cls, game: Game, data: dict) -> "State":
+        prog = game.program
+        try:
+            if data.get("format") != STATE_FORMAT:
+                raise GameError(f"not a saved rulesrun state (format {data.get('format')!r})")
+            if data.get("game") != prog.title or data.get("players") != prog.players or \
+                    tuple(data.get("variants", ())) != tuple(prog.variants):
+                raise GameError(f"this state is of {data.get('game')!r} with {data.get('players')} players "
+                                f"and variants {data.get('variants')}, not of {game!r}")
+            S = object.__new__(cls)
+            S._game, S._prog = game, prog
+            S.seed = int(data["seed"])
+            S.z = [list(z) for z in data["z"]]
+            S.loc = list(data["loc"])
+            S.g = list(data["g"])
+            S.pv = [list(v) for v in data["pv"]]
+            S.cv = [list(v) for v in data["cv"]]
+            S.frames = [[int(F[0]), int(F[1]), list(F[2])] for F in data["frames"]]
+            S.pending = None if data["pending"] is None else list(data["pending"])
+            S.rng = int(data["rng"])
+            S.hist = list(data["hist"])
+            node = None
+            for tid, vals in data["ann"]:
+                node = (node, (tid, tuple(vals)))
+            S.ann = node
+            S.forced = []
+            S._legal = None
+            S._index = None
+            if len(S.z) != len(prog.zones) or len(S.loc) != len(prog.card_names):
+                raise GameError("the saved state does not fit this game's zones and cards")
+            return S
+        except (KeyError, TypeError, ValueError) as e:
+            raise GameError(f"the saved state is damaged ({type(e).__name__}: {e})") from None
+
+    # ── what one seat may see ──────────────────────────────────────────────
+    def observation(self, player: int) -> dict:
+        from .observe import observe
+        return observe(self, player)
+
+    def __repr__(self):
+        who = "over" if self.pending is None else f"Player {self.pending[0] + 1} to move"
+        return f"<State of {self._prog.title}: {who}, {len(self.hist)} steps>"
+
+
+def _log_list(node) -> list:
+    out = []
+    while node is not None:
+        node, entry = node
+        out.append([entry[0], list(entry[1])])
+    out.reverse()
+    return out
+
+
+def _copy(v):
+    return v[:] if isinstance(v, list) else v
+
+
+def _jsonable(v):
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _jsonable(x) for k, x in v.items()}
+    return v
+
+
+def load_game(path: str | Path, players: int | None = None, variants: Iterable[str] = ()) -> Game:
+    """Parse, check and compile a rules file for ``players`` seats (default: the fewest allowed)."""
+    rules = parse_file(path)
+    if players is None:
+        from dsl.ast import PlayersDecl
+        decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
+        players = decl.low if decl else 2
+    return Game(compile_rules(rules, int(players), tuple(variants)))
+
+
+def load_game_text(text: str, players: int, variants: Iterable[str] = (), path: str = "<rules>") -> Game:
+    return Game(compile_rules(parse_text(text, path), int(players), tuple(variants)))
