@@ -23,6 +23,7 @@ VISIBILITIES = ("public", "owner", "facedown", "hidden")
 BUILTINS = {
     "size": "size(zone or list): how many cards or items",
     "left": "left(p): the next player clockwise", "right": "right(p): the next player counter-clockwise",
+    "player_at": "player_at(p, k): the player k seats clockwise from p (k < 0: counter-clockwise)",
     "next": "next(Kind, value): the following value of a kind, round the ring",
     "previous": "previous(Kind, value): the preceding value of a kind, round the ring",
     "unique": "unique(list): the list without repeats", "top": "top(zone) or top(zone, n)",
@@ -849,6 +850,12 @@ class Compiler:
             self._expect(t, T.PLAYER, e.args[0].pos, f"{name}()'s argument")
             step = 1 if name == "left" else -1
             return (lambda S, L: (fn(S, L) + step) % n), T.PLAYER
+        if name == "player_at":
+            self._arity(e, 2)
+            fn, t = self.expr(e.args[0], scope)
+            self._expect(t, T.PLAYER, e.args[0].pos, "player_at()'s first argument")
+            k = self.num(e.args[1], scope, "player_at()'s second argument")
+            return (lambda S, L: (fn(S, L) + k(S, L)) % n), T.PLAYER
         if name in ("next", "previous"):
             self._arity(e, 2)
             kind = e.args[0]

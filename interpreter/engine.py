@@ -295,6 +295,50 @@ class State:
                 i += 1
         return "".join(out)
 
+    # ── reading values by name (scenario tests, tools) ─────────────────────
+    def var(self, name: str, player: int | None = None):
+        """A state value by name — global, or ``player``'s for a ``player state``. Cards come back as
+        names, players as seat numbers (0-based), kinds as their value names."""
+        prog = self._prog
+        if player is None:
+            for i, v in enumerate(prog.globals):
+                if v.name == name:
+                    return self._plain(v.type, self.g[i])
+            raise GameError(f"no game state is called {name!r}")
+        for i, v in enumerate(prog.player_vars):
+            if v.name == name:
+                return self._plain(v.type, self.pv[i][player])
+        raise GameError(f"no player state is called {name!r}")
+
+    def card_var(self, name: str, card: str):
+        prog = self._prog
+        for i, v in enumerate(prog.card_vars):
+            if v.name == name:
+                return self._plain(v.type, self.cv[i][self._game.card_id(card)])
+        raise GameError(f"no card state is called {name!r}")
+
+    def cards(self, zone: str, player: int | None = None) -> list[str]:
+        """The names of the cards in a zone, bottom first (the last one is the top)."""
+        prog = self._prog
+        if player is None:
+            if zone not in prog.zone_index:
+                hint = " (it is a per-player zone: pass player=)" if zone in prog.families else ""
+                raise GameError(f"no shared zone is called {zone!r}{hint}")
+            zi = prog.zone_index[zone]
+        else:
+            if zone not in prog.families:
+                raise GameError(f"no per-player zone is called {zone!r}")
+            zi = prog.families[zone] + player
+        return [prog.card_names[c] for c in self.z[zi]]
+
+    def _plain(self, typ: str, v):
+        names = self._prog.card_names
+        if typ == "card":
+            return None if v is None else names[v]
+        if typ == "list:card":
+            return [names[c] for c in v]
+        return v
+
     def check_invariants(self) -> list[str]:
         """The texts of the file's invariants that do not hold in this state."""
         return [text for text, fn in self._prog.invariants if not fn(self)]
