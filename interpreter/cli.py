@@ -1,0 +1,145 @@
+"""The ``rulesrun`` command line.
+
+    rulesrun FILE [--players N] [--variant V ...] [--seed N] [--seats human,random,...]
+    rulesrun play FILE ...              (the same)
+    rulesrun compile FILE [--players N] [--variant V ...]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+from dsl import RulesError, RulesRuntimeError
+
+from . import __doc__ as _pkg_doc  # noqa: F401
+
+COMMANDS = ("play", "compile")
+
+DESCRIPTION = """Play, check and compile card games written in the rulesrun rules language.
+
+commands:
+  rulesrun FILE [options]          play the game in FILE (same as 'rulesrun play FILE')
+  rulesrun compile FILE [options]  check FILE and print a one-line summary, or its errors
+
+examples:
+  rulesrun games/magic_shop.rules --players 4
+  rulesrun games/magic_shop.rules --players 4 --seats random,random,random,random --seed 1
+  rulesrun compile games/magic_shop.rules
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # a clear message and exit 2, never a traceback
+        self.print_usage(sys.stderr)
+        print(f"rulesrun: error: {message}", file=sys.stderr)
+        print("Try 'rulesrun --help' for more.", file=sys.stderr)
+        sys.exit(2)
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {n}")
+    return n
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help="the .rules file")
+    p.add_argument("--players", "-p", type=_positive, metavar="N",
+                   help="number of players (default: the fewest the game allows)")
+    p.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
+                   help="play a named variant of the rules (repeatable)")
+
+
+def build_parsers():
+    main = _Parser(prog="rulesrun", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _common(main)
+    main.add_argument("--seed", type=_seed, metavar="N", help="random seed: the same seed and moves replay the same game")
+    main.add_argument("--seats", metavar="SPEC",
+                      help="who plays each seat, a comma list of 'human' and 'random' "
+                           "(default: seat 1 human, the others random)")
+    comp = _Parser(prog="rulesrun compile", description="Check a rules file and print a one-line summary of the game.")
+    _common(comp)
+    return main, comp
+
+
+def _err(msg: str) -> int:
+    print(msg, file=sys.stderr)
+    return 1
+
+
+def _allowed_players(path: str):
+    from dsl import parse_file
+    from dsl.ast import PlayersDecl
+    rules = parse_file(path)
+    decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
+    return rules, (decl.low, decl.high) if decl else None
+
+
+def cmd_compile(args) -> int:
+    from dsl import compile_rules
+    from .engine import Game
+    rules, span = _allowed_players(args.file)
+    if span is None:
+        raise RulesError("the rules never say how many players the game is for", None,
+                         "add a line like 'players 3 to 5'")
+    counts = [args.players] if args.players else list(range(span[0], span[1] + 1))
+    games = [Game(compile_rules(rules, n, tuple(args.variant))) for n in counts]
+    g = games[0]
+    prog = g.program
+    players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
+    variants = prog.available_variants
+    cards = sorted({len(x.program.card_names) for x in games})
+    print(f"ok: {prog.title} — {players} players, {'/'.join(map(str, cards))} cards, "
+          f"{len(prog.zones) and len([z for z in prog.zones if z.owner is None])} shared + {len(prog.families)} per-player zones, "
+          f"{len(prog.decisions)} decisions, {len(prog.invariants)} invariants"
+          + (f", variants: {', '.join(variants)}" if variants else ""))
+    return 0
+
+
+def cmd_play(args) -> int:
+    from .agents import parse_seats
+    from .engine import load_game
+    from .repl import Repl
+    game = load_game(args.file, players=args.players, variants=tuple(args.variant))
+    try:
+        seats = parse_seats(args.seats, game.players)
+    except ValueError as e:
+        return _err(f"rulesrun: error: {e}")
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    state = game.new_initial_state(seed=seed)
+    return Repl(game, state, seats, seed).run()
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    main_parser, comp_parser = build_parsers()
+    try:
+        if argv and argv[0] == "compile":
+            return cmd_compile(comp_parser.parse_args(argv[1:]))
+        if argv and argv[0] == "play":
+            argv = argv[1:]
+        return cmd_play(main_parser.parse_args(argv))
+    except RulesError as e:
+        return _err(e.render())
+    except RulesRuntimeError as e:
+        return _err(str(e))
+    except KeyboardInterrupt:
+        return _err("interrupted")
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
