@@ -99,11 +99,11 @@ def resolve_input(text: str, actions: list) -> tuple[object | None, str | None]:
 
 class Repl:
     def __init__(self, game: Game, state: State, seats: list[str], seed: int,
-                 out: TextIO = sys.stdout, readline: Callable[[], str] | None = None):
+                 out: TextIO | None = None, readline: Callable[[], str] | None = None):
         self.game = game
         self.state = state
         self.seats = seats
-        self.out = out
+        self.out = out if out is not None else sys.stdout
         self.readline = readline or self._stdin_line
         self.agents = {p: make_agent(kind, seed * 1000 + p + 1) for p, kind in enumerate(seats) if kind != "human"}
         self.log_seen = 0
