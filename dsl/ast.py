@@ -76,6 +76,7 @@ class ListComp(Expr):
 class Attr(Expr):
     obj: Expr
     name: str
+    name_pos: Pos | None = None
 
 
 @node

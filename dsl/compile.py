@@ -298,6 +298,9 @@ class Compiler:
             self.err(f"with {self.N} players the game has no cards", cd.pos)
         for name in self.attrs:
             self.card_attrs[name] = [r[name] for r in records]
+        classes: dict = {}
+        self.card_class = [classes.setdefault(tuple(_value_key(r[a]) for a in self.attrs), len(classes))
+                           for r in records]
         # how a card is shown
         if cd.shown is not None:
             scope = Scope()
@@ -333,6 +336,10 @@ class Compiler:
                 fn, t = self._const_expr(fe, scope)
                 self._expect(t, self.attrs[name], fe.pos, f"attribute '{name}'")
                 fields.append((name, fn))
+            given = {f[0] for f in fields}
+            for name, _, slot, pos in binders:  # 'for colour in Colour' fills the colour attribute
+                if name in self.attrs and name not in given:
+                    fields.append((name, (lambda s: lambda S, L: L[s])(slot)))
         else:
             for name, _, slot, pos in binders:
                 if name not in self.attrs:
@@ -381,6 +388,11 @@ class Compiler:
             self.err(f"'{s.name}' is already a per-player zone", s.pos)
         if s.owner == "card" and s.name in self.attrs:
             self.err(f"'{s.name}' is already a card attribute", s.pos)
+        if s.visibility == "owner" and s.owner != "player":
+            self.err("only a player state has an owner who may see it", s.pos,
+                     "use 'public' or 'hidden' here, or declare it as 'player state'")
+        if s.visibility == "facedown":
+            self.err("'facedown' is for zones; a value is public, owner or hidden", s.pos)
         t = self._type(s.type)
         if s.default is not None:
             fn, dt = self._const_expr(s.default, Scope())
@@ -498,6 +510,9 @@ class Compiler:
         return (lambda S, L: [(s + i) % n for s in (fn(S, L),) for i in range(n)]), T.list_of(T.PLAYER)
 
     def _e_EveryCard(self, e, scope):
+        if not self.card_names:
+            self.err("'every card' is not known yet: the cards are made after the constants", e.pos,
+                     "use it inside procedures, functions or invariants")
         cards = list(range(len(self.card_names)))
         return (lambda S, L: cards), T.list_of(T.CARD)
 
@@ -551,7 +566,7 @@ class Compiler:
                 self._no_state(e)
                 base = self.families[name]
                 return (lambda S, L: base + ofn(S, L)), T.ZONE
-            self.err(f"players have no '{name}'", e.pos,
+            self.err(f"players have no '{name}'", e.name_pos or e.pos,
                      did_you_mean(name, list(self.pvars) + list(self.families)) or
                      "declare it with 'player state' or 'zone ... per player'")
         if ot == T.CARD:
@@ -564,7 +579,7 @@ class Compiler:
                 self._no_state(e)
                 i, info = self.cvars[name]
                 return (lambda S, L: S.cv[i][ofn(S, L)]), info.type
-            self.err(f"cards have no '{name}'", e.pos,
+            self.err(f"cards have no '{name}'", e.name_pos or e.pos,
                      did_you_mean(name, list(self.attrs) + list(self.cvars)))
         self.err(f"a {T.describe(ot)} has no attributes, so '.{name}' means nothing here", e.pos)
 
@@ -778,16 +793,17 @@ class Compiler:
     def _e_BinOp(self, e, scope):
         op = e.op
         if op == "+":
+            if (isinstance(e.left, A.Players) and e.left.start is None) or \
+                    (isinstance(e.right, A.Players) and e.right.start is None):
+                a = self.num(e.left, scope, "each side of '+'")
+                b = self.num(e.right, scope, "each side of '+'")
+                return (lambda S, L: a(S, L) + b(S, L)), T.NUMBER
             a, at = self.expr(e.left, scope)
             b, bt = self.expr(e.right, scope)
             if T.is_list(at) or at == T.TEXT:
                 if not T.compatible(at, bt):
                     self.err(f"cannot add a {T.describe(bt)} to a {T.describe(at)}", e.pos)
                 return (lambda S, L: a(S, L) + b(S, L)), T.join(at, bt)
-            if isinstance(e.left, A.Players) or isinstance(e.right, A.Players):
-                a = self.num(e.left, scope, "each side of '+'")
-                b = self.num(e.right, scope, "each side of '+'")
-                return (lambda S, L: a(S, L) + b(S, L)), T.NUMBER
             self._expect(at, T.NUMBER, e.left.pos, "each side of '+'")
             self._expect(bt, T.NUMBER, e.right.pos, "each side of '+'")
             return (lambda S, L: a(S, L) + b(S, L)), T.NUMBER
@@ -1092,7 +1108,8 @@ class Compiler:
         elif wt in (T.list_of(T.CARD), "list:none"):
             def act(S, L):
                 d = dest(S, L)
-                for c in list(what(S, L)):
+                cards = list(what(S, L))
+                for c in (reversed(cards) if bottom else cards):
                     move_card(S, c, d, bottom)
         else:
             self.err(f"only cards move; this is a {T.describe(wt)}", s.what.pos)
@@ -1293,8 +1310,14 @@ class Compiler:
         did = len(self.decisions)
         self.decisions.append(Decision(label, slot, display, s.pos, "subset" if s.subset else T.describe(vt)))
         if_able, subset, pos = s.if_able, s.subset, s.pos
-        elem_display = self.display(et)
-        dedup = et == T.CARD and len(set(self.card_names)) < len(self.card_names)
+        # Interchangeable options are offered once: cards whose printed attributes are all equal,
+        # and equal values. (Different cards that merely look alike get distinct action texts.)
+        if et == T.CARD:
+            cls = self.card_class
+            key = (lambda v: -1 if v is None else cls[v]) if len(set(cls)) < len(cls) else None
+        else:
+            key = _value_key
+        sub_key = key or (lambda v: v)
 
         def step(S, F):
             L = F[2]
@@ -1310,32 +1333,37 @@ class Compiler:
                         ok.append(v)
                 if ok or not if_able:
                     opts = ok
-            if dedup or not isinstance(opts, list):
-                seen, out = set(), []
-                for v in opts:
-                    k = elem_display(v)
-                    if k not in seen:
-                        seen.add(k)
-                        out.append(v)
-                opts = out
             if subset:
-                opts = _subsets(S, L, opts, slot, sfn, elem_display, pos)
-            elif not opts:
-                fail(f"Player {p + 1} has nothing to choose from", pos)
+                opts = _subsets(S, L, list(opts), slot, sfn, sub_key, pos)
             else:
-                opts = list(opts)
+                if key is not None:
+                    seen, out = set(), []
+                    for v in opts:
+                        k = key(v)
+                        if k not in seen:
+                            seen.add(k)
+                            out.append(v)
+                    opts = out
+                else:
+                    opts = list(opts)
+                if not opts:
+                    fail(f"Player {p + 1} has nothing to choose from", pos)
             S.pending = [p, did, opts]
             return STOP
         self._emit(step, s.pos)
 
 
-def _subsets(S, L, items, slot, such_that, display, pos):
+def _value_key(v):
+    return tuple(v) if isinstance(v, list) else v
+
+
+def _subsets(S, L, items, slot, such_that, keyfn, pos):
     if len(items) > 12:
         fail(f"too many ways to choose a subset of {len(items)} items (at most 12 items)", pos)
     out, seen = [], set()
     for k in range(len(items) + 1):
         for combo in itertools.combinations(items, k):
-            key = tuple(sorted(display(c) for c in combo))
+            key = tuple(sorted(keyfn(c) for c in combo))
             if key in seen:
                 continue
             L[slot] = list(combo)

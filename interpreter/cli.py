@@ -87,6 +87,10 @@ def _allowed_players(path: str):
     return rules, (decl.low, decl.high) if decl else None
 
 
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
 def cmd_compile(args) -> int:
     from dsl import compile_rules
     from .engine import Game
@@ -102,8 +106,8 @@ def cmd_compile(args) -> int:
     variants = prog.available_variants
     cards = sorted({len(x.program.card_names) for x in games})
     print(f"ok: {prog.title} — {players} players, {'/'.join(map(str, cards))} cards, "
-          f"{len(prog.zones) and len([z for z in prog.zones if z.owner is None])} shared + {len(prog.families)} per-player zones, "
-          f"{len(prog.decisions)} decisions, {len(prog.invariants)} invariants"
+          f"{len([z for z in prog.zones if z.owner is None])} shared + {len(prog.families)} per-player zones, "
+          f"{_n(len(prog.decisions), 'decision')}, {_n(len(prog.invariants), 'invariant')}"
           + (f", variants: {', '.join(variants)}" if variants else ""))
     return 0
 

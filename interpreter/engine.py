@@ -162,11 +162,11 @@ class State:
                 while not r:
                     r = code[F[1]](self, F)
                     steps += 1
+                    if steps > MAX_STEPS:
+                        self._fail_here(f"the rules ran {MAX_STEPS:,} steps without asking anyone anything; "
+                                        f"is there a loop that never ends?")
                 if r == STOP:
                     return
-                if steps > MAX_STEPS:
-                    self._fail_here(f"the rules ran {MAX_STEPS:,} steps without asking anyone anything; "
-                                    f"is there a loop that never ends?")
         except RulesRuntimeError as e:
             e.source = self._prog.source
             raise
@@ -205,7 +205,14 @@ class State:
             p, did, opts = self.pending
             dec = self._prog.decisions[did]
             label, disp = dec.label, dec.display
-            acts = [Action(f"{label} {disp(v)}", p, i) for i, v in enumerate(opts)]
+            texts = [f"{label} {disp(v)}" for v in opts]
+            if len(set(texts)) < len(texts):  # different options that read alike: number them
+                count: dict = {}
+                for i, t in enumerate(texts):
+                    count[t] = count.get(t, 0) + 1
+                    if count[t] > 1:
+                        texts[i] = f"{t} ({count[t]})"
+            acts = [Action(t, p, i) for i, t in enumerate(texts)]
             self._legal = acts
             self._index = {a: i for i, a in enumerate(acts)}
         return list(self._legal)

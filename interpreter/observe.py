@@ -24,6 +24,11 @@ def _value_display(prog, typ):
     return lambda v: v
 
 
+def _sees(prog, state, cid: int, seat: int) -> bool:
+    info = prog.zones[state.loc[cid]]
+    return info.visibility == "public" or (info.visibility == "owner" and info.owner == seat)
+
+
 def observe(state, seat: int) -> dict:
     prog = state._prog
     n = prog.players
@@ -45,6 +50,23 @@ def observe(state, seat: int) -> dict:
             zones[info.name] = view
         else:
             per_player.setdefault(info.family, [None] * n)[info.owner] = view
+    # per-card state of the cards this seat can see (e.g. who played each card of the trick)
+    card_state: dict = {}
+    visible = [c for view in list(zones.values()) + [v for views in per_player.values() for v in views]
+               for c in view.get("cards", ())]
+    if prog.card_vars and visible:
+        ids = state._game._ids_by_name
+        for i, v in enumerate(prog.card_vars):
+            if v.visibility != "public":
+                continue
+            shown = _value_display(prog, v.type)
+            values = {}
+            for name in visible:
+                for cid in ids[name]:
+                    if state.cv[i][cid] is not None and _sees(prog, state, cid, seat):
+                        values[name] = shown(state.cv[i][cid])
+            if values:
+                card_state[v.name] = values
     glob = {}
     for i, v in enumerate(prog.globals):
         if v.visibility == "public":
@@ -67,6 +89,7 @@ def observe(state, seat: int) -> dict:
         "state": glob,
         "zones": zones,
         "players": players,
+        "card_state": card_state,
     }
     if state.pending is not None:
         label = prog.decisions[state.pending[1]].label
