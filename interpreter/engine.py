@@ -372,7 +372,7 @@ class State:
     def _data(self) -> dict:
         return {"z": self.z, "loc": self.loc, "g": self.g, "pv": self.pv, "cv": self.cv,
                 "frames": self.frames, "pending": self.pending, "rng": self.rng, "hist": self.hist,
-                "ann": _log_list(self.ann), "seed": self.seed}
+                "ann": _log_list(self.ann), "seed": self.seed, "stacked": self.forced}
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, State):
@@ -415,7 +415,7 @@ class State:
             for tid, vals in data["ann"]:
                 node = (node, (tid, tuple(vals)))
             S.ann = node
-            S.forced = []
+            S.forced = [[int(f[0]), list(f[1])] for f in data.get("stacked", [])]
             S._legal = None
             S._index = None
             if len(S.z) != len(prog.zones) or len(S.loc) != len(prog.card_names):
