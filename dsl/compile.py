@@ -15,7 +15,7 @@ from . import ast as A
 from . import types as T
 from .errors import Pos, RulesError, did_you_mean
 from .program import (CONTINUE, STOP, SWITCH, Decision, Program, Template, VarInfo, ZoneInfo, deal,
-                      fail, move_card, move_zone, shuffle_zone)
+                      fail, fail_no_options, move_card, move_zone, shuffle_zone)
 
 Fn = Callable[[Any, list], Any]
 
@@ -28,6 +28,8 @@ BUILTINS = {
     "previous": "previous(Kind, value): the preceding value of a kind, round the ring",
     "unique": "unique(list): the list without repeats", "top": "top(zone) or top(zone, n)",
     "bottom": "bottom(zone): the bottom card", "position": "position(x, zone or list): 1 for the first",
+    "item": "item(list, i): the i-th item, 1 for the first",
+    "holder": "holder(c): the player whose zone holds card c, or none for a shared zone",
     "min": "min(a, b)", "max": "max(a, b)", "abs": "abs(n)", "empty": "empty(zone or list)",
 }
 AGGREGATES = ("sum", "count", "any", "all", "max", "min")
@@ -122,7 +124,8 @@ class Compiler:
                      "add a line like 'players 3 to 5'")
         if not pl.low <= self.N <= pl.high:
             span = f"{pl.low}" if pl.low == pl.high else f"{pl.low} to {pl.high}"
-            raise RulesError(f"{title} is for {span} players, not {self.N}", None,
+            with_variant = f" with the variant '{self.players_variant}'" if self.players_variant else ""
+            raise RulesError(f"{title}{with_variant} is for {span} players, not {self.N}", None,
                              f"choose --players between {pl.low} and {pl.high}" if pl.low != pl.high else
                              f"use --players {pl.low}")
 
@@ -211,9 +214,9 @@ class Compiler:
         chosen = list(dict.fromkeys(self.requested))
         for v in variants.values():
             if v.name not in chosen and v.when is not None:
-                fn, t = self._const_expr(v.when, Scope())
+                value, t = self._value(v.when)
                 self._expect(t, T.BOOL, v.when.pos, "a variant's 'when'")
-                if fn(None, []):
+                if value:
                     chosen.append(v.name)
         self.selected = tuple(chosen)
         merged: dict = {}
@@ -223,10 +226,13 @@ class Compiler:
                 self.err(f"{it.key[1] or it.key[0].replace('Decl', '').lower()} is declared twice "
                          f"(first at line {prev.pos.line})", it.pos)
             merged[it.key] = it
+        self.players_variant = None      # the variant that set the player count, if one did
         for name in chosen:
             for it in variants[name].items:
                 if isinstance(it, A.VariantDecl):
                     self.err("a variant cannot hold another variant", it.pos)
+                if isinstance(it, A.PlayersDecl):
+                    self.players_variant = name
                 merged[it.key] = it
         return list(merged.values())
 
@@ -256,8 +262,13 @@ class Compiler:
 
     def _const(self, c: A.ConstDecl):
         self._check_free(c.name, c.pos)
-        fn, t = self._const_expr(c.expr, Scope())
-        self.consts[c.name] = (self._run_const(fn, [], c.expr.pos), t)
+        self.consts[c.name] = self._value(c.expr)
+
+    def _value(self, e: A.Expr):
+        """Work out an expression before the game starts: (value, type)."""
+        scope = Scope()
+        fn, t = self._const_expr(e, scope)
+        return self._run_const(fn, [None] * scope.n, e.pos), t
 
     def _run_const(self, fn, L, pos):
         try:
@@ -286,9 +297,9 @@ class Compiler:
                 self.err(f"card attribute '{a.name}' is declared twice", a.pos)
             self.attrs[a.name] = self._type(a.type)
             if a.default is not None:
-                fn, t = self._const_expr(a.default, Scope())
+                value, t = self._value(a.default)
                 self._expect(t, self.attrs[a.name], a.default.pos, f"the default of '{a.name}'")
-                defaults[a.name] = self._run_const(fn, [], a.default.pos)
+                defaults[a.name] = value
         if not self.attrs:
             self.err("cards need at least one attribute", cd.pos, "for example 'suit: Suit'")
         records = []
@@ -395,9 +406,8 @@ class Compiler:
             self.err("'facedown' is for zones; a value is public, owner or hidden", s.pos)
         t = self._type(s.type)
         if s.default is not None:
-            fn, dt = self._const_expr(s.default, Scope())
+            init, dt = self._value(s.default)
             self._expect(dt, t, s.default.pos, f"the starting value of '{s.name}'")
-            init = self._run_const(fn, [], s.default.pos)
             if t == T.PLAYER and init is not None and not 0 <= init < self.N:
                 self.err(f"there is no player {init + 1} with {self.N} players", s.default.pos)
         else:
@@ -925,6 +935,28 @@ class Compiler:
                     fail("position() of something that is not there", pos)
                 return items.index(x) + 1
             return position, T.NUMBER
+        if name == "item":
+            self._arity(e, 2)
+            lfn, lt = self.expr(e.args[0], scope)
+            if lt == T.ZONE:
+                lfn = (lambda g: lambda S, L: S.z[g(S, L)])(lfn)
+                lt = T.list_of(T.CARD)
+            if not T.is_list(lt):
+                self.err(f"item() needs a list or a zone, not a {T.describe(lt)}", e.args[0].pos)
+            k = self.num(e.args[1], scope, "item()'s position")
+
+            def item(S, L):
+                items, i = lfn(S, L), k(S, L)
+                if not 1 <= i <= len(items):
+                    fail(f"item {i} of a list of {len(items)}", pos)
+                return items[i - 1]
+            return item, T.elem(lt)
+        if name == "holder":
+            self._arity(e, 1)
+            cfn, ct = self.expr(e.args[0], scope)
+            self._expect(ct, T.CARD, e.args[0].pos, "holder()'s argument")
+            owners = [z.owner for z in self.zones]
+            return (lambda S, L: owners[S.loc[cfn(S, L)]]), T.PLAYER
         if name in ("min", "max"):
             self._arity(e, 2)
             a = self.num(e.args[0], scope, f"{name}()'s arguments")
@@ -1129,15 +1161,16 @@ class Compiler:
         self._simple(lambda S, L: deal(S, n(S, L), src(S, L), first, N, pos), s.pos)
 
     def _s_Announce(self, s, scope):
-        parts = []
+        parts, types = [], []
         for p in s.text.parts:
             if isinstance(p, str):
                 parts.append(p)
             else:
                 fn, t = self.expr(p, scope)
                 parts.append((fn, self.display(t)))
+                types.append(t)
         tid = len(self.templates)
-        self.templates.append(Template(parts, s.pos))
+        self.templates.append(Template(parts, s.pos, types))
         fns = tuple(p[0] for p in parts if not isinstance(p, str))
 
         def act(S, L):
@@ -1308,7 +1341,7 @@ class Compiler:
         display = self.display(vt)
         label = s.label or "choose"
         did = len(self.decisions)
-        self.decisions.append(Decision(label, slot, display, s.pos, "subset" if s.subset else T.describe(vt)))
+        self.decisions.append(Decision(label, slot, display, s.pos, "subset" if s.subset else T.describe(vt), vt))
         if_able, subset, pos = s.if_able, s.subset, s.pos
         # Interchangeable options are offered once: cards whose printed attributes are all equal,
         # and equal values. (Different cards that merely look alike get distinct action texts.)
@@ -1347,7 +1380,7 @@ class Compiler:
                 else:
                     opts = list(opts)
                 if not opts:
-                    fail(f"Player {p + 1} has nothing to choose from", pos)
+                    fail_no_options(f"Player {p + 1} has nothing to choose from", pos)
             S.pending = [p, did, opts]
             return STOP
         self._emit(step, s.pos)
@@ -1371,7 +1404,7 @@ def _subsets(S, L, items, slot, such_that, keyfn, pos):
                 seen.add(key)
                 out.append(list(combo))
     if not out:
-        fail("no subset satisfies the condition", pos)
+        fail_no_options("no subset satisfies the condition", pos)
     return out
 
 

@@ -110,7 +110,9 @@ def _describe_token(tok: Token) -> str:
     return f"'{value}'"
 
 
-def _word_list(items: list) -> str:
+def _word_list(items: list) -> str | None:
+    if not items:
+        return None
     if len(items) == 1:
         return items[0]
     return ", ".join(items[:-1]) + " or " + items[-1]
@@ -118,6 +120,8 @@ def _word_list(items: list) -> str:
 
 def _expected_phrase(accepts: set, after: str | None) -> str | None:
     """What the parser accepts, as a short phrase ("a value", "':'", "'to' or the end of the line")."""
+    if not accepts:
+        return None
     texts = {_text_of(t) for t in accepts}
     if sum(w in texts for w in _DECLARATIONS) >= 5:
         return "a declaration such as 'zone', 'state', 'procedure' or 'flow:'"
@@ -125,13 +129,15 @@ def _expected_phrase(accepts: set, after: str | None) -> str | None:
         return "a statement"
     if {"number", "text", "list"} <= texts:
         return "a type (number, yes/no, player, card, text, list of ..., or a kind)"
+    if {"=", "+=", "-=", "chooses"} <= texts:   # after a name at the start of a statement
+        return "'=', '+=', '-=' or 'chooses'"
     if {"INT", "STRING", "NAME"} <= texts:
         return "a condition" if after in _CONDITION_AFTER else "a value"
     words = {t for t in accepts if _text_of(t) not in _OPERATORS}
     if {"RPAR", "RSQB", "RBRACE"} & words:   # inside brackets, the comprehension words are noise
         words = {t for t in words if _text_of(t) not in ("for", "where")}
     if not words:
-        if len(accepts) <= 3:
+        if 0 < len(accepts) <= 3:
             return _word_list(sorted(_readable(t) for t in accepts))
         return "an operator"
     if len(words) > 5:
@@ -327,6 +333,9 @@ def _token_error(err: UnexpectedToken, source: str):
                 "a line that starts a block ends with ':'" if first in _BLOCK_WORDS else None)
     if "_NL" in accepts and tok.type not in ("_NL", "_DEDENT", "$END") and phrase and phrase.endswith("the end of the line"):
         hint = "only one statement fits on a line"
+    if phrase and phrase.endswith("'chooses'"):
+        hint = ("a statement is an assignment like 'x = 1', a choice like 'p chooses c from p.hand', "
+                "a procedure call like 'play()', or starts with a keyword such as 'move' or 'let'")
     if tok.type in ("RPAR", "RSQB", "RBRACE") and bracket is None:
         hint = f"there is no opening bracket for this '{tok.value}'"
     elif bracket is not None and tok.type in ("$END", "_DEDENT"):

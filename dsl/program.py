@@ -50,12 +50,14 @@ class Decision:
     display: Callable[[Any], str]
     pos: Pos
     kind: str                # what is chosen: card, player, number, ... or subset
+    type: str = ""           # the checker's type of each option (list:card for a subset of cards)
 
 
 @attrs.define
 class Template:
     parts: list              # str, or (closure, display) pairs evaluated at announce time
     pos: Pos
+    types: list = attrs.Factory(list)   # the type of each value, in order
 
 
 @attrs.define
@@ -93,8 +95,16 @@ class Program:
     max_players: int = 0
 
 
+class NoLegalAction(RulesRuntimeError):
+    """A player must choose, but the rules leave them nothing to choose from."""
+
+
 def fail(message: str, pos: Pos, prog_source: str | None = None):
     raise RulesRuntimeError(message, pos, prog_source)
+
+
+def fail_no_options(message: str, pos: Pos):
+    raise NoLegalAction(message, pos)
 
 
 # ── operations used by step closures ────────────────────────────────────────

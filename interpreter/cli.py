@@ -14,18 +14,20 @@ from dsl import RulesError, RulesRuntimeError
 
 from . import __doc__ as _pkg_doc  # noqa: F401
 
-COMMANDS = ("play", "compile")
+COMMANDS = ("play", "compile", "check")
 
 DESCRIPTION = """Play, check and compile card games written in the rulesrun rules language.
 
 commands:
   rulesrun FILE [options]          play the game in FILE (same as 'rulesrun play FILE')
   rulesrun compile FILE [options]  check FILE and print a one-line summary, or its errors
+  rulesrun check FILE [options]    property-test the rules: play many games and check every step
 
 examples:
   rulesrun games/magic_shop.rules --players 4
   rulesrun games/magic_shop.rules --players 4 --seats random,random,random,random --seed 1
   rulesrun compile games/magic_shop.rules
+  rulesrun check games/magic_shop.rules --games 50
 """
 
 
@@ -69,9 +71,28 @@ def build_parsers():
     main.add_argument("--seats", metavar="SPEC",
                       help="who plays each seat, a comma list of 'human' and 'random' "
                            "(default: seat 1 human, the others random)")
+    main.add_argument("--moves", metavar="FILE",
+                      help="first play these moves (one action text per line), showing each step; "
+                           "'rulesrun check' writes such a file when it finds a problem")
     comp = _Parser(prog="rulesrun compile", description="Check a rules file and print a one-line summary of the game.")
     _common(comp)
-    return main, comp
+    check = _Parser(prog="rulesrun check", formatter_class=argparse.RawDescriptionHelpFormatter,
+                    description="Property-test a rules file: play many games chosen by hypothesis and check, at\n"
+                                "every step, that the player to move has a legal action, cards are conserved,\n"
+                                "actions are unique, clones and JSON copies are equal, nothing leaks to a seat\n"
+                                "that should not see it, the file's invariants hold, and every game ends.\n"
+                                "A failure is shrunk to a short sequence of moves, with a command to replay it.")
+    check.add_argument("file", metavar="FILE", help="the .rules file")
+    check.add_argument("--players", "-p", default="all", metavar="N|all",
+                       help="check this player count, or every allowed count (default: all)")
+    check.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
+                       help="check with this variant (repeatable; default: no variant, then each named variant)")
+    check.add_argument("--games", "-n", type=_positive, default=100, metavar="N",
+                       help="games per configuration (default: 100)")
+    check.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed for the search (default: 0)")
+    check.add_argument("--max-steps", type=_positive, default=100_000, metavar="N",
+                       help="decisions after which a game counts as never ending (default: 100000)")
+    return main, comp, check
 
 
 def _err(msg: str) -> int:
@@ -112,6 +133,28 @@ def cmd_compile(args) -> int:
     return 0
 
 
+def cmd_check(args) -> int:
+    from .check import run_check
+    players = args.players
+    if players != "all":
+        try:
+            players = int(players)
+            if players < 1:
+                raise ValueError
+        except ValueError:
+            return _err(f"rulesrun check: error: --players takes a number of at least 1 or 'all', not {args.players!r}")
+    return run_check(args.file, players=players, variants=tuple(args.variant), games=args.games,
+                     seed=args.seed, max_steps=args.max_steps)
+
+
+def _read_moves(path: str) -> list[str]:
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError as e:
+        raise SystemExit(_err(f"rulesrun: error: cannot read the moves file {path}: {e.strerror or e}"))
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
 def cmd_play(args) -> int:
     from .agents import parse_seats
     from .engine import load_game
@@ -123,15 +166,21 @@ def cmd_play(args) -> int:
         return _err(f"rulesrun: error: {e}")
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     state = game.new_initial_state(seed=seed)
-    return Repl(game, state, seats, seed).run()
+    repl = Repl(game, state, seats, seed)
+    if args.moves:
+        if not repl.replay_moves(_read_moves(args.moves)):
+            return 1
+    return repl.run()
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    main_parser, comp_parser = build_parsers()
+    main_parser, comp_parser, check_parser = build_parsers()
     try:
         if argv and argv[0] == "compile":
             return cmd_compile(comp_parser.parse_args(argv[1:]))
+        if argv and argv[0] == "check":
+            return cmd_check(check_parser.parse_args(argv[1:]))
         if argv and argv[0] == "play":
             argv = argv[1:]
         return cmd_play(main_parser.parse_args(argv))

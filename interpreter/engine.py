@@ -370,21 +370,27 @@ class State:
         return S
 
     def _data(self) -> dict:
-        return {"z": self.z, "loc": self.loc, "g": self.g, "pv": self.pv, "cv": self.cv,
-                "frames": self.frames, "pending": self.pending, "rng": self.rng, "hist": self.hist,
-                "ann": _log_list(self.ann), "seed": self.seed, "stacked": self.forced}
+        """The state as fresh JSON-ready lists (big flat lists are sliced; small nested ones converted)."""
+        return {"z": [z[:] for z in self.z], "loc": self.loc[:], "g": _jsonable(self.g),
+                "pv": _jsonable(self.pv), "cv": _jsonable(self.cv), "frames": _jsonable(self.frames),
+                "pending": _jsonable(self.pending), "rng": self.rng, "hist": _jsonable(self.hist),
+                "ann": _log_list(self.ann), "seed": self.seed, "stacked": _jsonable(self.forced)}
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return self._prog is other._prog and _jsonable(self._data()) == _jsonable(other._data())
+        return (self._prog is other._prog and self.pending == other.pending and self.z == other.z
+                and self.g == other.g and self.pv == other.pv and self.cv == other.cv
+                and self.frames == other.frames and self.rng == other.rng and self.seed == other.seed
+                and self.loc == other.loc and self.hist == other.hist and self.forced == other.forced
+                and _same_log(self.ann, other.ann))
 
     def __hash__(self):
         raise TypeError("states are mutable and cannot be hashed; hash state.to_json() instead")
 
     def to_json(self) -> dict:
         prog = self._prog
-        d = _jsonable(self._data())
+        d = self._data()
         d.update({"format": STATE_FORMAT, "game": prog.title, "rules": prog.path,
                   "players": prog.players, "variants": list(prog.variants)})
         return d
@@ -432,6 +438,17 @@ class State:
     def __repr__(self):
         who = "over" if self.pending is None else f"Player {self.pending[0] + 1} to move"
         return f"<State of {self._prog.title}: {who}, {len(self.hist)} steps>"
+
+
+def _same_log(a, b) -> bool:
+    while a is not b:
+        if a is None or b is None:
+            return False
+        a, ea = a
+        b, eb = b
+        if ea[0] != eb[0] or list(ea[1]) != list(eb[1]):
+            return False
+    return True
 
 
 def _log_list(node) -> list:

@@ -29,7 +29,7 @@ def _sees(prog, state, cid: int, seat: int) -> bool:
     return info.visibility == "public" or (info.visibility == "owner" and info.owner == seat)
 
 
-def observe(state, seat: int) -> dict:
+def observe(state, seat: int, log: bool = True) -> dict:
     prog = state._prog
     n = prog.players
     if not 0 <= seat < n:
@@ -91,6 +91,8 @@ def observe(state, seat: int) -> dict:
         "players": players,
         "card_state": card_state,
     }
+    if log:
+        obs["log"] = state.log()
     if state.pending is not None:
         label = prog.decisions[state.pending[1]].label
         obs["decision"] = {"label": label}
@@ -100,3 +102,103 @@ def observe(state, seat: int) -> dict:
         obs["returns"] = state.returns()
         obs["winners"] = state.winners()
     return obs
+
+
+def hidden_cards(state, seat: int) -> list[int]:
+    """The cards whose identity ``seat`` cannot see: in others' owner zones, face-down or hidden zones."""
+    prog = state._prog
+    out = []
+    for zi, info in enumerate(prog.zones):
+        vis = info.visibility
+        if vis == "public" or (vis == "owner" and info.owner == seat):
+            continue
+        out.extend(state.z[zi])
+    return out
+
+
+def visible_cards(state, seat: int) -> set[int]:
+    """The cards ``seat`` sees right now, in zones it may look at."""
+    prog = state._prog
+    out: set[int] = set()
+    for zi, info in enumerate(prog.zones):
+        vis = info.visibility
+        if vis == "public" or (vis == "owner" and info.owner == seat):
+            out.update(state.z[zi])
+    return out
+
+
+def announced_cards(state, since=None) -> set[int]:
+    """The cards named in the announcements so far (announcements are public); with ``since`` (an
+    earlier ``state.ann``), only in those made after it."""
+    prog = state._prog
+    out: set[int] = set()
+    node = state.ann
+    while node is not None and node is not since:
+        node, (tid, vals) = node
+        for t, v in zip(prog.templates[tid].types, vals):
+            if t == "card" and v is not None:
+                out.add(v)
+            elif t == "list:card":
+                out.update(v)
+    return out
+
+
+def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True) -> "object":
+    """A copy of ``state`` in which the cards ``seat`` cannot see are dealt out again at random among
+    the places it cannot see (the same counts in every zone), relabelled consistently everywhere a
+    card is named: zones, state values, card state, the open decision and the announcements.
+    Cards in ``known`` (those the seat has seen before and may remember) keep their identity.
+    Nothing ``seat`` may see should differ — that is what the leak check and determinising bots use."""
+    hidden = [c for c in hidden_cards(state, seat) if c not in known]
+    shuffled = hidden[:]
+    rng.shuffle(shuffled)
+    pi = dict(zip(hidden, shuffled))
+    if not pi:
+        return state.clone()
+    prog = state._prog
+    S = state.clone()
+
+    def card(v):
+        return pi.get(v, v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+    def relabel(typ, v):
+        if v is None:
+            return v
+        if typ == "card":
+            return card(v)
+        if typ.startswith("list:"):
+            inner = typ[5:]
+            return [relabel(inner, x) for x in v]
+        return v
+
+    S.z = [[card(c) for c in z] for z in S.z]
+    for zi, z in enumerate(S.z):
+        for c in z:
+            S.loc[c] = zi
+    S.g = [relabel(v.type, S.g[i]) for i, v in enumerate(prog.globals)]
+    S.pv = [[relabel(v.type, x) for x in S.pv[i]] for i, v in enumerate(prog.player_vars)]
+    new_cv = []
+    for i, v in enumerate(prog.card_vars):
+        row = S.cv[i][:]
+        for c, d in pi.items():
+            row[d] = state.cv[i][c]
+        new_cv.append([relabel(v.type, x) for x in row])
+    S.cv = new_cv
+    if S.pending is not None:
+        dec = prog.decisions[S.pending[1]]
+        S.pending = [S.pending[0], S.pending[1], [relabel(dec.type, o) for o in S.pending[2]]]
+        S._legal = None
+        S._index = None
+    if not relabel_log:  # the caller knows every announced card is in ``known``
+        return S
+    entries = []
+    node = S.ann
+    while node is not None:
+        node, (tid, vals) = node
+        types = prog.templates[tid].types
+        entries.append((tid, tuple(relabel(t, v) for t, v in zip(types, vals))))
+    node = None
+    for e in reversed(entries):
+        node = (node, e)
+    S.ann = node
+    return S

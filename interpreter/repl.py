@@ -148,6 +148,29 @@ class Repl:
         self.say(final_report(self.state))
         return 0
 
+    def replay_moves(self, moves: list[str]) -> bool:
+        """Play recorded moves one by one, showing each step and any broken invariant."""
+        names = self.game.program.player_names
+        self.say(f"Replaying {len(moves)} move{'s' if len(moves) != 1 else ''} from seed {self.state.seed}:")
+        self.flush_log()
+        for i, move in enumerate(moves, 1):
+            if self.state.is_terminal():
+                self.say(f"step {i}: the game is already over; '{move}' is not played")
+                return False
+            p = self.state.current_player()
+            try:
+                self.state.apply_action(move)
+            except GameError as e:
+                self.say(f"step {i}: {names[p]} cannot play '{move}': {e}")
+                return False
+            self.say(f"step {i}: {names[p]}: {move}")
+            self.flush_log()
+            broken = self.state.check_invariants()
+            for text in broken:
+                self.say(f"  invariant broken: {text}")
+        self.say("End of the recorded moves.")
+        return True
+
     def human_turn(self, p: int) -> bool:
         actions = self.state.legal_actions()
         self.say()

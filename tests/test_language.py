@@ -508,3 +508,44 @@ def test_damaged_json_is_a_clear_error():
     assert "damaged" in str(e.value)
     with pytest.raises(GameError):
         State.from_json(g, {"format": "something else"})
+
+
+def test_constants_and_variant_conditions_may_loop():
+    g = make("""
+        const xs = [i * 2 for i in 1 to 3]
+        const k = sum(i for i in 1 to 3)
+        state total: number = sum(x for x in xs)
+        state seen: number = k
+        flow:
+            pass
+        variant big when sum(i for i in 1 to players) > 5:
+            const k = 100
+    """, players=3)
+    s = play(g)
+    assert s.var("total") == 12 and s.var("seen") == 100
+    assert play(make("""
+        const k = sum(i for i in 1 to 3)
+        state seen: number = k
+        flow:
+            pass
+        variant big when sum(i for i in 1 to players) > 5:
+            const k = 100
+    """, players=2)).var("seen") == 6
+
+
+def test_item_and_holder():
+    g = make("""
+        state second: number = 0
+        state owner_of: player = none
+        state shared: player = player 1
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            second = item([10, 20, 30], 2)
+            owner_of = holder(item(player 2.hand, 1))
+            shared = holder(top(deck))
+    """)
+    s = play(g, stack={"deck": ["Red 1", "Red 2", "Blue 3", "Blue 4"]})
+    assert s.var("second") == 20
+    assert s.var("owner_of") == 1
+    assert s.var("shared") is None
