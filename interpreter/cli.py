@@ -14,7 +14,7 @@ from dsl import RulesError, RulesRuntimeError
 
 from . import __doc__ as _pkg_doc  # noqa: F401
 
-COMMANDS = ("play", "compile", "check")
+COMMANDS = ("play", "compile", "check", "replay")
 
 DESCRIPTION = """Play, check and compile card games written in the rulesrun rules language.
 
@@ -22,6 +22,8 @@ commands:
   rulesrun FILE [options]          play the game in FILE (same as 'rulesrun play FILE')
   rulesrun compile FILE [options]  check FILE and print a one-line summary, or its errors
   rulesrun check FILE [options]    property-test the rules: play many games and check every step
+  rulesrun replay RECORD           step through a saved game
+  rulesrun --load RECORD           resume a saved game
 
 examples:
   rulesrun games/magic_shop.rules --players 4
@@ -56,8 +58,11 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help="the .rules file")
+def _common(p: argparse.ArgumentParser, optional: bool = False) -> None:
+    if optional:
+        p.add_argument("file", metavar="FILE", nargs="?", help="the .rules file")
+    else:
+        p.add_argument("file", metavar="FILE", help="the .rules file")
     p.add_argument("--players", "-p", type=_positive, metavar="N",
                    help="number of players (default: the fewest the game allows)")
     p.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
@@ -66,11 +71,15 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def build_parsers():
     main = _Parser(prog="rulesrun", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    _common(main)
+    _common(main, optional=True)
     main.add_argument("--seed", type=_seed, metavar="N", help="random seed: the same seed and moves replay the same game")
     main.add_argument("--seats", metavar="SPEC",
                       help="who plays each seat, a comma list of 'human' and 'random' "
                            "(default: seat 1 human, the others random)")
+    main.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+                      help="pause this long after each bot move, to watch them play (default: 0)")
+    main.add_argument("--load", metavar="RECORD",
+                      help="resume a game saved with 'save FILE' at the prompt (FILE is then optional)")
     main.add_argument("--moves", metavar="FILE",
                       help="first play these moves (one action text per line), showing each step; "
                            "'rulesrun check' writes such a file when it finds a problem")
@@ -92,7 +101,13 @@ def build_parsers():
     check.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed for the search (default: 0)")
     check.add_argument("--max-steps", type=_positive, default=100_000, metavar="N",
                        help="decisions after which a game counts as never ending (default: 100000)")
-    return main, comp, check
+    replay = _Parser(prog="rulesrun replay", description="Step through a saved game: Enter or 'n' for the next "
+                     "step, 'b' back, 'j N' to jump, 'end', 'q'.")
+    replay.add_argument("record", metavar="RECORD", help="a game saved with 'save FILE' at the prompt")
+    replay.add_argument("--seat", default="all", metavar="N|all",
+                        help="see the game as player N sees it, or everything (default: all)")
+    replay.add_argument("--to-end", action="store_true", help="print every step at once, without prompting")
+    return main, comp, check, replay
 
 
 def _err(msg: str) -> int:
@@ -147,6 +162,26 @@ def cmd_check(args) -> int:
                      seed=args.seed, max_steps=args.max_steps)
 
 
+def _resume(args) -> int:
+    from .agents import parse_seats
+    from .record import RecordError, open_record
+    from .repl import Repl
+    try:
+        game, state, record = open_record(args.load)
+    except RecordError as e:
+        return _err(f"rulesrun: error: {e}")
+    try:
+        seats = parse_seats(args.seats, game.players) if args.seats else \
+            parse_seats(",".join(record.get("seats") or []) or None, game.players)
+    except ValueError as e:
+        return _err(f"rulesrun: error: {e}")
+    repl = Repl(game, state, seats, record["seed"], delay=max(args.delay, 0.0))
+    repl.moves = [(-1, a) for a in state.history()]
+    repl.log_seen = len(state.log())
+    repl.say(f"Resuming {args.load}: {len(repl.moves)} decisions in.")
+    return repl.run()
+
+
 def _read_moves(path: str) -> list[str]:
     try:
         text = open(path, encoding="utf-8").read()
@@ -155,10 +190,41 @@ def _read_moves(path: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
+def cmd_replay(args) -> int:
+    from .record import RecordError, open_record
+    from .repl import ReplayViewer
+    try:
+        game, _, record = open_record(args.record)
+    except RecordError as e:
+        return _err(f"rulesrun replay: error: {e}")
+    seat = None
+    if args.seat != "all":
+        if not args.seat.isdigit() or not 1 <= int(args.seat) <= game.players:
+            return _err(f"rulesrun replay: error: --seat takes a player from 1 to {game.players} or 'all', "
+                        f"not {args.seat!r}")
+        seat = int(args.seat) - 1
+    return ReplayViewer(game, record, seat).run(to_end=args.to_end or not sys.stdin.isatty() and _stdin_empty())
+
+
+def _stdin_empty() -> bool:
+    try:
+        import select
+        ready, _, _ = select.select([sys.stdin], [], [], 0)
+        return not ready or sys.stdin.buffer.peek(1) == b""
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 def cmd_play(args) -> int:
     from .agents import parse_seats
     from .engine import load_game
     from .repl import Repl
+    if args.load:
+        return _resume(args)
+    if args.file is None:
+        return _err("rulesrun: error: give a rules file to play (or --load RECORD to resume a saved game)")
+    if args.delay < 0:
+        return _err("rulesrun: error: --delay cannot be negative")
     game = load_game(args.file, players=args.players, variants=tuple(args.variant))
     try:
         seats = parse_seats(args.seats, game.players)
@@ -166,7 +232,7 @@ def cmd_play(args) -> int:
         return _err(f"rulesrun: error: {e}")
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     state = game.new_initial_state(seed=seed)
-    repl = Repl(game, state, seats, seed)
+    repl = Repl(game, state, seats, seed, delay=args.delay)
     if args.moves:
         if not repl.replay_moves(_read_moves(args.moves)):
             return 1
@@ -175,8 +241,10 @@ def cmd_play(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    main_parser, comp_parser, check_parser = build_parsers()
+    main_parser, comp_parser, check_parser, replay_parser = build_parsers()
     try:
+        if argv and argv[0] == "replay":
+            return cmd_replay(replay_parser.parse_args(argv[1:]))
         if argv and argv[0] == "compile":
             return cmd_compile(comp_parser.parse_args(argv[1:]))
         if argv and argv[0] == "check":

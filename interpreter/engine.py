@@ -379,7 +379,10 @@ class State:
     def __eq__(self, other) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return (self._prog is other._prog and self.pending == other.pending and self.z == other.z
+        same_game = self._prog is other._prog or (
+            self._prog.source == other._prog.source and self._prog.players == other._prog.players
+            and self._prog.variants == other._prog.variants)
+        return (same_game and self.pending == other.pending and self.z == other.z
                 and self.g == other.g and self.pv == other.pv and self.cv == other.cv
                 and self.frames == other.frames and self.rng == other.rng and self.seed == other.seed
                 and self.loc == other.loc and self.hist == other.hist and self.forced == other.forced

@@ -1,25 +1,92 @@
-"""Play a game in the terminal: humans at some seats, bots at the others.
+"""Play a game in the terminal: humans at some seats (hot-seat for several), bots at the others.
 
-The view of a human seat is built from ``state.observation(seat)`` only, so the REPL shows exactly
-what that seat may see. Works with piped stdin (one command per line).
+What a human sees is built from ``state.observation(seat)`` only, so the terminal shows exactly what
+that seat may see. With a terminal, input uses prompt_toolkit (completion of the legal moves and the
+commands, history) and output uses rich (colours); with piped input and output, plain lines.
 """
 from __future__ import annotations
 
 import sys
+import time
+from pathlib import Path
 from typing import Callable, TextIO
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
 
 from .agents import make_agent
 from .engine import Game, GameError, State
+from .record import RecordError, make_record, open_record, save_record
 
 HELP = """Commands:
-  <number>       choose the option with that number
-  <text>         choose an option by its text (or a unique beginning of it)
-  state          show the table again
-  help           show this help
-  quit           leave the game"""
+  <number>          choose the option with that number
+  <text>            choose an option by its text, or a unique beginning of it (e.g. 'play Wine 5')
+  state             show the table again
+  log [N]           show the last N announcements (default 20)
+  hint              what a bot would choose here
+  undo              take back your last decision (and the bots' moves after it)
+  save FILE         save the game (a YAML record) to resume it later
+  load FILE         load a saved game of the same rules and carry on from there
+  help              show this help
+  quit              leave the game (offers to save)"""
+
+COMMANDS = ("state", "log", "hint", "undo", "save", "load", "help", "quit")
+COLOUR_WORDS = {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green", "white": "white",
+                "purple": "magenta", "orange": "dark_orange", "grey": "grey62", "gray": "grey62",
+                "black": "bright_black", "pink": "pink1"}
+PALETTE = ["red", "green", "blue", "magenta", "cyan", "yellow", "dark_orange", "grey62", "bright_green"]
 
 
-def _fmt_value(v) -> str:
+class CardStyle:
+    """Colours cards by their first attribute of a kind (suit, colour, ...) and sorts hands."""
+
+    def __init__(self, game: Game):
+        prog = game.program
+        self.names = prog.card_names
+        attrs = list(prog.attr_types)
+        enum_attr = next((a for a in attrs if prog.attr_types[a].startswith("enum:")), None)
+        self.style = {}
+        orders: dict[str, dict] = {}
+        for a in attrs:
+            if prog.attr_types[a].startswith("enum:"):
+                orders[a] = {v: i for i, v in enumerate(dict.fromkeys(prog.card_attrs[a]))}
+        if enum_attr:
+            values = list(orders[enum_attr])
+            for cid, v in enumerate(prog.card_attrs[enum_attr]):
+                self.style[prog.card_names[cid]] = COLOUR_WORDS.get(str(v).lower(),
+                                                                    PALETTE[values.index(v) % len(PALETTE)])
+        self.key = {}
+        for cid, name in enumerate(prog.card_names):
+            k = []
+            for a in attrs:
+                v = prog.card_attrs[a][cid]
+                if a in orders:
+                    k.append((0, orders[a][v], ""))
+                elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                    k.append((0, v, ""))
+                else:
+                    k.append((1, 0, str(v)))
+            self.key[name] = tuple(k)
+
+    def card(self, name: str) -> Text:
+        return Text(name, style=self.style.get(name, ""))
+
+    def cards(self, names: list[str], sort: bool = False) -> Text:
+        if not names:
+            return Text("—", style="dim")
+        if sort:
+            names = sorted(names, key=lambda n: self.key.get(n, ()))
+        out = Text()
+        for i, n in enumerate(names):
+            if i:
+                out.append("  ")
+            out.append_text(self.card(n))
+        return out
+
+
+def _plain(v) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, list):
@@ -27,42 +94,78 @@ def _fmt_value(v) -> str:
     return "—" if v is None else str(v)
 
 
-def _fmt_zone(view: dict) -> str:
+def _zone_text(view: dict, style: CardStyle, annotate: dict | None = None, sort=False) -> Text:
     if "cards" in view:
-        return ", ".join(view["cards"]) if view["cards"] else "—"
+        cards = view["cards"]
+        if annotate and cards:
+            out = Text()
+            for i, c in enumerate(cards):
+                if i:
+                    out.append(" · ")
+                out.append_text(style.card(c))
+                if c in annotate:
+                    out.append(f" ({annotate[c]})", style="dim")
+            return out
+        return style.cards(cards, sort=sort)
     if "count" in view:
-        return f"{view['count']} card{'s' if view['count'] != 1 else ''} (hidden)"
-    return "hidden"
+        n = view["count"]
+        return Text(f"{n} card{'s' if n != 1 else ''}", style="dim")
+    return Text("hidden", style="dim")
 
 
-def render_view(obs: dict) -> str:
-    """A plain-text picture of one seat's observation."""
+def render_view(obs: dict, style: CardStyle | None = None, recent: int = 6) -> Table:
+    """One seat's observation as a rich renderable (printed as plain text when not a terminal)."""
     seat = obs["seat"]
-    lines = [f"── {obs['game']} — you are Player {seat + 1} ──"]
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    title = Text(f"{obs['game']} — you are Player {seat + 1}", style="bold")
+    grid.add_row(Text("──"), title)
     if obs["state"]:
-        lines.append("  " + "   ".join(f"{k}: {_fmt_value(v)}" for k, v in obs["state"].items()))
+        grid.add_row("state", Text("   ".join(f"{k}: {_plain(v)}" for k, v in obs["state"].items())))
+    who_played = next((v for v in obs.get("card_state", {}).values()
+                       if all(isinstance(x, str) and x.startswith("Player ") for x in v.values())), None)
     for name, view in obs["zones"].items():
-        if view and ("cards" in view and view["cards"] or view.get("count")):
-            lines.append(f"  {name}: {_fmt_zone(view)}")
+        if view and (view.get("cards") or view.get("count")):
+            grid.add_row(name, _zone_text(view, style, who_played))
+    players = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
+    keys = [k for k in obs["players"][0] if k != "name"]
+    for info in obs["players"][1:]:
+        keys += [k for k in info if k != "name" and k not in keys]
+    shown_keys = []
+    for k in keys:
+        vals = [info.get(k) for i, info in enumerate(obs["players"]) if i != seat]
+        if any(v not in (None, {}) and not (isinstance(v, dict) and not v.get("count") and not v.get("cards"))
+               for v in vals + [obs["players"][seat].get(k)]):
+            shown_keys.append(k)
+    players.add_column("player")
+    for k in shown_keys:
+        players.add_column(k.replace("_", " "))
     for p, info in enumerate(obs["players"]):
-        you = " (you)" if p == seat else ""
-        parts = []
-        for k, v in info.items():
-            if k == "name":
-                continue
+        row = [Text(info["name"] + (" (you)" if p == seat else ""), style="bold" if p == seat else "")]
+        for k in shown_keys:
+            v = info.get(k)
             if isinstance(v, dict):
-                if p == seat or v:
-                    if "cards" in v or v.get("count"):
-                        parts.append(f"{k}: {_fmt_zone(v)}")
+                if p == seat and "cards" in v and len(v["cards"]) > 3:
+                    row.append(Text(f"{len(v['cards'])} cards", style="dim"))
+                else:
+                    row.append(_zone_text(v, style, sort=True) if v else Text(""))
             else:
-                parts.append(f"{k}: {_fmt_value(v)}")
-        lines.append(f"  {info['name']}{you}: " + "; ".join(parts))
-    return "\n".join(lines)
+                row.append(Text(_plain(v)) if k in info else Text(""))
+        players.add_row(*row)
+    grid.add_row("players", players)
+    me = obs["players"][seat]
+    for k, v in me.items():
+        if isinstance(v, dict) and "cards" in v and len(v["cards"]) > 3:
+            grid.add_row(f"your {k}", _zone_text(v, style, sort=True))
+    log = obs.get("log") or []
+    if recent and log:
+        grid.add_row("recent", Text("\n".join(log[-recent:]), style="italic"))
+    return grid
 
 
 def final_report(state: State) -> str:
-    game = state.game
-    names = game.program.player_names
+    names = state.game.program.player_names
     scores = state.returns()
     winners = state.winners()
     lines = ["Final scores:"]
@@ -99,26 +202,32 @@ def resolve_input(text: str, actions: list) -> tuple[object | None, str | None]:
 
 class Repl:
     def __init__(self, game: Game, state: State, seats: list[str], seed: int,
-                 out: TextIO | None = None, readline: Callable[[], str] | None = None):
+                 out: TextIO | None = None, readline: Callable[[], str] | None = None,
+                 delay: float = 0.0, interactive: bool | None = None):
         self.game = game
         self.state = state
-        self.seats = seats
+        self.seats = list(seats)
+        self.seed = seed
         self.out = out if out is not None else sys.stdout
-        self.readline = readline or self._stdin_line
-        self.agents = {p: make_agent(kind, seed * 1000 + p + 1) for p, kind in enumerate(seats) if kind != "human"}
+        self.tty = (interactive if interactive is not None
+                    else readline is None and sys.stdin.isatty() and self.out.isatty())
+        self.console = Console(file=self.out, force_terminal=self.tty, no_color=not self.tty,
+                               highlight=False, width=None if self.tty else 110, soft_wrap=not self.tty)
+        self._custom_readline = readline
+        self._session = None
+        self.delay = delay
+        self.style = CardStyle(game)
+        self.agents = {p: make_agent(kind, seed * 1000 + p + 1) for p, kind in enumerate(self.seats) if kind != "human"}
         self.log_seen = 0
+        self.humans = [p for p, k in enumerate(self.seats) if k == "human"]
+        self.last_human: int | None = None
         # When input is piped, echo each command so the transcript reads like a session.
         self.echo = readline is None and not sys.stdin.isatty()
+        self.moves: list[tuple[int, str]] = []     # (seat, action) of every decision since the start
 
-    @staticmethod
-    def _stdin_line() -> str:
-        line = sys.stdin.readline()
-        if line == "":
-            raise EOFError
-        return line
-
+    # ── output ─────────────────────────────────────────────────────────────
     def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+        self.console.print(escape(text) if text else "", markup=True)
 
     def flush_log(self) -> None:
         log = self.state.log()
@@ -126,11 +235,32 @@ class Repl:
             self.say(f"  {line}")
         self.log_seen = len(log)
 
+    # ── input ──────────────────────────────────────────────────────────────
+    def read(self, prompt: str, completions: list[str] = ()) -> str:
+        if self._custom_readline is not None:
+            self.out.write(prompt)
+            self.out.flush()
+            return self._custom_readline()
+        if self.tty:
+            from prompt_toolkit import PromptSession
+            from prompt_toolkit.completion import WordCompleter
+            if self._session is None:
+                self._session = PromptSession()
+            completer = WordCompleter(list(completions) + list(COMMANDS), ignore_case=True, sentence=True)
+            return self._session.prompt(prompt, completer=completer)
+        self.out.write(prompt)
+        self.out.flush()
+        line = sys.stdin.readline()
+        if line == "":
+            raise EOFError
+        return line
+
+    # ── the game loop ──────────────────────────────────────────────────────
     def run(self) -> int:
         names = self.game.program.player_names
         who = ", ".join(f"{names[p]}: {k}" for p, k in enumerate(self.seats))
-        self.say(f"{self.game.title} — {self.game.players} players ({who}); seed {self.state.seed}")
-        if "human" in self.seats:
+        self.say(f"{self.game.title} — {self.game.players} players ({who}); seed {self.seed}")
+        if self.humans:
             self.say("Type 'help' for the commands.")
         self.flush_log()
         while not self.state.is_terminal():
@@ -141,12 +271,166 @@ class Repl:
                     return 0
             else:
                 action = self.agents[p].choose(self.state)
-                if "human" not in self.seats:
+                if not self.humans:
                     self.say(f"{names[p]}: {action}")
+                elif self.delay:
+                    time.sleep(self.delay)
+                self.moves.append((p, str(action)))
                 self.state.apply_action(action)
             self.flush_log()
         self.say(final_report(self.state))
         return 0
+
+    def pass_screen(self, p: int) -> bool:
+        """Hot-seat: hide the table until the next human is at the keyboard."""
+        if self.tty:
+            self.console.clear()
+        self.say(f"Pass to Player {p + 1} — Player {p + 1}, press Enter when you are ready.")
+        try:
+            self.read("")
+        except (EOFError, KeyboardInterrupt):
+            return False
+        if self.tty:
+            self.console.clear()
+        return True
+
+    def show(self, p: int) -> None:
+        self.console.print(render_view(self.state.observation(p), self.style))
+
+    def human_turn(self, p: int) -> bool:
+        if len(self.humans) > 1 and self.last_human is not None and self.last_human != p:
+            if not self.pass_screen(p):
+                return False
+        self.last_human = p
+        actions = self.state.legal_actions()
+        self.say()
+        self.show(p)
+        self.show_options(p, actions)
+        while True:
+            try:
+                line = self.read(f"Player {p + 1}> ", [str(a) for a in actions])
+            except KeyboardInterrupt:
+                self.say()
+                return self.offer_save_and_quit()
+            except EOFError:
+                self.say()
+                return False
+            cmd = line.strip()
+            if self.echo:
+                self.say(cmd)
+            if not cmd:
+                continue
+            word, _, rest = cmd.partition(" ")
+            low = word.lower()
+            if low in ("quit", "exit", "q") and not rest:
+                return self.offer_save_and_quit()
+            if low in ("help", "?", "h") and not rest:
+                self.say(HELP)
+                continue
+            if low == "state" and not rest:
+                self.show(p)
+                self.show_options(p, actions)
+                continue
+            if low == "log" and (not rest or rest.strip().isdigit()):
+                n = int(rest) if rest.strip() else 20
+                log = self.state.log()
+                self.say("\n".join(f"  {line}" for line in log[-n:]) if log else "  (nothing yet)")
+                continue
+            if low == "hint" and not rest:
+                self.say(f"A bot would choose: {self.hint()}")
+                continue
+            if low == "undo" and not rest:
+                if self.undo():
+                    return True
+                continue
+            if low == "save":
+                self.save(rest.strip())
+                continue
+            if low == "load":
+                if self.load(rest.strip()):
+                    return True
+                continue
+            action, problem = resolve_input(cmd, actions)
+            if action is None:
+                self.say(problem)
+                continue
+            try:
+                self.state.apply_action(action)
+            except GameError as e:  # cannot happen for a listed action, but never lose the game
+                self.say(str(e))
+                continue
+            self.moves.append((p, str(action)))
+            return True
+
+    def show_options(self, p: int, actions: list) -> None:
+        label = self.state.decision_label()
+        self.say(f"Player {p + 1}, {label}:")
+        for i, a in enumerate(actions, 1):
+            self.say(f"  {i:>2}. {a}")
+
+    # ── commands ───────────────────────────────────────────────────────────
+    def hint(self) -> str:
+        for kind in ("ismcts:200", "greedy", "random"):
+            try:
+                agent = make_agent(kind, self.seed + len(self.moves))
+            except (KeyError, ValueError):
+                continue
+            return str(agent.choose(self.state.clone()))
+        return str(self.state.legal_actions()[0])
+
+    def undo(self) -> bool:
+        mine = [i for i, (seat, _) in enumerate(self.moves) if self.seats[seat] == "human"]
+        if not mine:
+            self.say("Nothing to undo: you have not decided anything yet.")
+            return False
+        undone = self.moves[mine[-1]][1]
+        keep = self.moves[:mine[-1]]
+        self.state = self.game.replay(self.state.seed, [a for _, a in keep])
+        self.moves = keep
+        self.log_seen = len(self.state.log())
+        self.say(f"Undone: back before '{undone}'.")
+        self.last_human = None
+        return True
+
+    def save(self, path: str) -> None:
+        if not path:
+            self.say("Say where: save FILE (for example: save game.yaml)")
+            return
+        try:
+            save_record(path, make_record(self.game, self.state, self.seats, [a for _, a in self.moves]
+                                          if self.moves else self.state.history()))
+        except RecordError as e:
+            self.say(str(e))
+            return
+        self.say(f"Saved to {path}. Resume with: rulesrun --load {path}")
+
+    def load(self, path: str) -> bool:
+        if not path:
+            self.say("Say which: load FILE")
+            return False
+        try:
+            game, state, record = open_record(path)
+        except RecordError as e:
+            self.say(f"{e}; the game goes on.")
+            return False
+        if game.program.path != self.game.program.path and game.title != self.game.title:
+            self.say(f"{path} is a game of {game.title}, not of {self.game.title}; the game goes on.")
+            return False
+        self.game, self.state = game, state
+        self.moves = [(-1, a) for a in state.history()]
+        self.log_seen = len(state.log())
+        self.say(f"Loaded {path}: {len(self.moves)} decisions in.")
+        return True
+
+    def offer_save_and_quit(self) -> bool:
+        if self.tty:
+            try:
+                answer = self.read("Save the game before you go? Give a file name, or press Enter to quit: ")
+            except (EOFError, KeyboardInterrupt):
+                answer = ""
+            if answer.strip():
+                self.save(answer.strip())
+        return False
 
     def replay_moves(self, moves: list[str]) -> bool:
         """Play recorded moves one by one, showing each step and any broken invariant."""
@@ -163,55 +447,120 @@ class Repl:
             except GameError as e:
                 self.say(f"step {i}: {names[p]} cannot play '{move}': {e}")
                 return False
+            self.moves.append((p, move))
             self.say(f"step {i}: {names[p]}: {move}")
             self.flush_log()
-            broken = self.state.check_invariants()
-            for text in broken:
+            for text in self.state.check_invariants():
                 self.say(f"  invariant broken: {text}")
         self.say("End of the recorded moves.")
         return True
 
-    def human_turn(self, p: int) -> bool:
-        actions = self.state.legal_actions()
-        self.say()
-        self.say(render_view(self.state.observation(p)))
-        self.show_options(p, actions)
-        while True:
-            self.out.write(f"Player {p + 1}> ")
-            self.out.flush()
-            try:
-                line = self.readline()
-            except (EOFError, KeyboardInterrupt):
-                self.say()
-                return False
-            cmd = line.strip()
-            if self.echo:
-                self.say(cmd)
-            if not cmd:
-                continue
-            low = cmd.lower()
-            if low in ("quit", "exit", "q"):
-                return False
-            if low in ("help", "?", "h"):
-                self.say(HELP)
-                continue
-            if low == "state":
-                self.say(render_view(self.state.observation(p)))
-                self.show_options(p, actions)
-                continue
-            action, problem = resolve_input(cmd, actions)
-            if action is None:
-                self.say(problem)
-                continue
-            try:
-                self.state.apply_action(action)
-            except GameError as e:  # cannot happen for a listed action, but never lose the game
-                self.say(str(e))
-                continue
-            return True
 
-    def show_options(self, p: int, actions: list) -> None:
-        label = self.state.decision_label()
-        self.say(f"Player {p + 1}, {label}:")
-        for i, a in enumerate(actions, 1):
-            self.say(f"  {i:>2}. {a}")
+# ── replaying a saved game ──────────────────────────────────────────────────
+def observe_all(state: State) -> dict:
+    """Everything, for a replay seen from every seat: each zone's cards and every value."""
+    prog = state._prog
+    obs = state.observation(0)
+    obs["seat"] = -1
+    names = prog.card_names
+    zones = {}
+    for zi, info in enumerate(prog.zones):
+        view = {"cards": [names[c] for c in state.z[zi]], "count": len(state.z[zi])}
+        if info.owner is None:
+            zones[info.name] = view
+        else:
+            obs["players"][info.owner][info.family] = view
+    obs["zones"] = zones
+    for i, v in enumerate(prog.player_vars):
+        for p in range(prog.players):
+            obs["players"][p][v.name] = state.var(v.name, p)
+    obs["state"] = {v.name: state.var(v.name) for v in prog.globals}
+    return obs
+
+
+HELP_REPLAY = """Replay commands: Enter or 'n' next step, 'b' back, 'j N' jump to step N, 'end', 'q' quit"""
+
+
+class ReplayViewer:
+    def __init__(self, game: Game, record: dict, seat: int | None, out: TextIO | None = None,
+                 readline: Callable[[], str] | None = None):
+        self.game = game
+        self.actions = [str(a) for a in record["actions"]]
+        self.seed = record["seed"]
+        self.seat = seat
+        self.repl = Repl(game, game.new_initial_state(seed=self.seed), record.get("seats") or
+                         ["random"] * game.players, self.seed, out=out, readline=readline)
+        self.step = 0
+        self.states = [self.repl.state.clone()]
+
+    def state_at(self, k: int) -> State:
+        while len(self.states) <= k:
+            s = self.states[-1].clone()
+            s.apply_action(self.actions[len(self.states) - 1])
+            self.states.append(s)
+        return self.states[k]
+
+    def show(self) -> None:
+        s = self.state_at(self.step)
+        r = self.repl
+        if self.step:
+            before = self.states[self.step - 1]
+            who = before.current_player()
+            # another seat's decision may be secret: that seat's view shows what was announced instead
+            what = self.actions[self.step - 1] if self.seat in (None, who) else "decides"
+            r.say(f"step {self.step}/{len(self.actions)}: Player {who + 1}: {what}")
+            for line in s.log()[len(before.log()):]:
+                r.say(f"  {line}")
+        else:
+            r.say(f"start (0/{len(self.actions)})")
+        obs = observe_all(s) if self.seat is None else s.observation(self.seat)
+        if self.seat is None:
+            obs["seat"] = 0
+            obs["game"] = obs["game"] + " — every seat's view"
+        r.console.print(render_view(obs, r.style))
+        if s.is_terminal():
+            r.say(final_report(s))
+
+    def run(self, to_end: bool = False) -> int:
+        r = self.repl
+        r.say(f"Replay of {self.game.title}: {len(self.actions)} decisions, seed {self.seed}"
+              + ("" if self.seat is None else f", seen by Player {self.seat + 1}"))
+        try:
+            self.state_at(len(self.actions))
+        except GameError as e:
+            r.say(f"The record does not replay: {e}")
+            return 1
+        if to_end:
+            for k in range(len(self.actions) + 1):
+                self.step = k
+                self.show()
+            return 0
+        r.say(HELP_REPLAY)
+        self.show()
+        while True:
+            try:
+                line = r.read("replay> ").strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                return 0
+            if line in ("", "n", "next"):
+                if self.step < len(self.actions):
+                    self.step += 1
+                else:
+                    r.say("That was the last step.")
+                    continue
+            elif line in ("b", "back"):
+                self.step = max(0, self.step - 1)
+            elif line.startswith("j"):
+                arg = line.split()[1:] or [""]
+                if not arg[0].isdigit() or int(arg[0]) > len(self.actions):
+                    r.say(f"jump to a step from 0 to {len(self.actions)}: j N")
+                    continue
+                self.step = int(arg[0])
+            elif line == "end":
+                self.step = len(self.actions)
+            elif line in ("q", "quit", "exit"):
+                return 0
+            else:
+                r.say(HELP_REPLAY)
+                continue
+            self.show()
