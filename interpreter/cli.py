@@ -134,8 +134,26 @@ def cmd_compile(args) -> int:
     if span is None:
         raise RulesError("the rules never say how many players the game is for", None,
                          "add a line like 'players 3 to 5'")
-    counts = [args.players] if args.players else list(range(span[0], span[1] + 1))
-    games = [Game(compile_rules(rules, n, tuple(args.variant))) for n in counts]
+    if args.players:
+        counts = [args.players]
+    else:  # every count the file allows, with a variant's own 'players' line where it has one
+        from dsl.ast import PlayersDecl, VariantDecl
+        allowed = set(range(span[0], span[1] + 1))
+        for v in rules.items:
+            if isinstance(v, VariantDecl):
+                allowed.update(n for i in v.items if isinstance(i, PlayersDecl) for n in range(i.low, i.high + 1))
+        counts = sorted(allowed)
+    games, first_error = [], None
+    for n in counts:
+        try:
+            games.append(Game(compile_rules(rules, n, tuple(args.variant))))
+        except RulesError as e:
+            if args.players or "players, not" not in e.message:
+                raise
+            first_error = first_error or e
+    if not games:
+        raise first_error
+    counts = [x.players for x in games]
     g = games[0]
     prog = g.program
     players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
