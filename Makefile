@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/rulesrun games/magic_shop.rules --players 4
+	$(BIN)/rulesrun games/magi.rules --players 4
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -1063,6 +1063,9 @@ class Compiler:
             hit = scope.lookup(tgt.id)
             if hit is not None:
                 slot, tt = hit
+                if tt in (T.NONE, "list:none") and op == "=" and T.compatible(tt, t):
+                    scope.bind(tgt.id, t, s.pos, self)   # 'let xs = []' learns its type here
+                    tt = t
                 setter = lambda S, L, v: L.__setitem__(slot, v)
                 getter = lambda S, L: L[slot]
             elif tgt.id in self.globals:

@@ -363,7 +363,7 @@ class Repl:
             return True
 
     def show_options(self, p: int, actions: list) -> None:
-        label = self.state.decision_label()
+        label = self.state.decision_label().rstrip(" :")
         self.say(f"Player {p + 1}, {label}:")
         for i, a in enumerate(actions, 1):
             self.say(f"  {i:>2}. {a}")

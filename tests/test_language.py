@@ -549,3 +549,15 @@ def test_item_and_holder():
     assert s.var("second") == 20
     assert s.var("owner_of") == 1
     assert s.var("shared") is None
+
+
+def test_an_empty_list_learns_its_type_from_an_assignment():
+    g = make("""
+        state total: number = 0
+        flow:
+            let xs = []
+            xs = [c in deck where c.rank == 4]
+            for c in xs:
+                total += c.rank
+    """)
+    assert play(g).var("total") == 12

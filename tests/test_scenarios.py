@@ -139,11 +139,8 @@ def _stack(data: dict, where: str):
                 continue
             if len(d) != data["players"]:
                 raise ScenarioError(f"{where}: a deal must give {data['players']} hands, not {len(d)}")
-            flat = [c for hand in d for c in hand]
-            dup = {c for c in flat if flat.count(c) > 1}
-            if dup:
-                raise ScenarioError(f"{where}: cards dealt twice: {sorted(dup)}")
-            orders.append(flat)
+            # a name may repeat as often as the game has copies of that card; the engine refuses more
+            orders.append([c for hand in d for c in hand])
         stack[zone] = orders
     return stack or None
 
