@@ -123,7 +123,9 @@ class GameChecker:
         self.steps = 0
         self.counts = {k: 0 for k in PROPERTIES}
 
-    def play(self, seed: int, choices: list[int], trace: list) -> None:
+    def play(self, seed: int, choices: list[int], trace: list, give_up_after: int | None = None) -> None:
+        """Play one game under the properties. ``give_up_after`` stops quietly after that many
+        decisions: once a failure is known, longer games cannot shrink it, so they are cut short."""
         game = self.game
         try:
             state = game.new_initial_state(seed=seed)
@@ -139,6 +141,8 @@ class GameChecker:
         self.check_state(state, known, leak_rng, step)
         while not state.is_terminal():
             self.counts["runs"] += 1
+            if give_up_after is not None and step > give_up_after:
+                return
             if step >= self.max_steps:
                 raise Violation("ends", f"the game has not ended after {self.max_steps:,} decisions "
                                         f"(raise the bound with --max-steps if it is just long)")
@@ -301,13 +305,14 @@ def check_config(path: str, cfg: Config, games: int, seed: int, max_steps: int,
         if progress:
             progress(played[0])
         try:
-            checker.play((game_seed + seed) % 2 ** 31, choices, trace)
+            checker.play((game_seed + seed) % 2 ** 31, choices, trace, last.get("cap"))
         except Violation as v:
             f = Failure(v.prop, v.message, cfg.players, cfg.variants, (game_seed + seed) % 2 ** 31, trace)
             if v.prop == "ends":
                 last["endless"] = f
                 return
             last["failure"] = f
+            last["cap"] = min(last.get("cap", len(trace)), len(trace))
             raise
 
     try:

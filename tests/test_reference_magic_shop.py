@@ -1,0 +1,156 @@
+"""Differential test: the engine running games/magic_shop.rules against the hand-written reference
+(benchmarks/reference/magic_shop.py, written from the rulebook and rulings independently).
+
+Hypothesis draws the three rounds' decks (fed to the engine as a stacked deck and to the reference as
+its deals) and, at every decision, which legal action to take. After every step both sides must
+agree on the legal actions (as sorted lists), the current player, the end, every seat's VP, and
+also on the trump suit, the Power Token, thirst, tricks and bids. No timing is asserted here.
+"""
+from __future__ import annotations
+
+import os
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.reference.magic_shop import NAMES, MagicShop, SUITS  # noqa: E402
+from interpreter import TERMINAL, load_game  # noqa: E402
+
+RULES = ROOT / "games" / "magic_shop.rules"
+_GAMES: dict = {}
+# A failure names the full history and Hypothesis prints the decks; shrinking a 200-step game takes
+# minutes, so it is off unless REFERENCE_SHRINK=1.
+PHASES = tuple(p for p in Phase if p is not Phase.shrink or os.environ.get("REFERENCE_SHRINK") == "1")
+
+
+def games(n):
+    if n not in _GAMES:
+        _GAMES[n] = (load_game(RULES, players=n), MagicShop(n))
+    return _GAMES[n]
+
+
+def deck_names(n):
+    return [NAMES[c] for c in games(n)[1].cards]
+
+
+def compare(eng, ref, n, where):
+    assert eng.is_terminal() == ref.is_terminal(), f"{where}: terminal engine {eng.is_terminal()}"
+    assert eng.current_player() == ref.current_player(), \
+        f"{where}: current player engine {eng.current_player()}, reference {ref.current_player()}"
+    e_legal = sorted(str(a) for a in eng.legal_actions())
+    r_legal = sorted(ref.legal_actions())
+    assert e_legal == r_legal, f"{where}: legal actions\n engine    {e_legal}\n reference {r_legal}"
+    for p in range(n):
+        assert eng.var("vp", player=p) == ref.vp[p], f"{where}: seat {p} VP"
+        assert eng.var("thirst", player=p) == ref.thirst[p], f"{where}: seat {p} thirst"
+        assert eng.var("tricks", player=p) == ref.tricks[p], f"{where}: seat {p} tricks"
+    assert eng.var("trump") == SUITS[ref.trump], f"{where}: trump"
+    assert eng.var("power") == ("Open" if ref.power_open else "Closed"), f"{where}: power"
+    assert eng.var("round") == ref.round, f"{where}: round"
+    for p in range(n):
+        assert eng.var("bid", player=p) == ref.bid[p], f"{where}: seat {p} bid"
+    if eng.decision_label() == "bid with" and eng.current_player() == 0:
+        # a round's first question: both dealt the same hands
+        for p in range(n):
+            assert sorted(eng.cards("hand", player=p)) == sorted(ref.hand(p)), f"{where}: seat {p} hand"
+
+
+def play_both(n, decks, choose, seen=None):
+    """Drive both sides with the same decks; ``choose(k)`` picks an index among k sorted actions."""
+    game, rgame = games(n)
+    eng = game.new_initial_state(seed=0, stack={"deck": decks})
+    ref = rgame.new_initial_state(deals=decks)
+    compare(eng, ref, n, "start")
+    step = 0
+    while not ref.is_terminal():
+        legal = sorted(ref.legal_actions())
+        a = legal[choose(len(legal))]
+        if seen is not None:
+            seen[eng.decision_label()] += 1
+            seen[a.split(",")[0] if a.startswith("place") else a if a.startswith("use") else ""] += 1
+        where = f"{n} players, step {step}, after {a!r} (history {eng.history() + [a]})"
+        eng.apply_action(a)
+        ref.apply_action(a)
+        step += 1
+        compare(eng, ref, n, where)
+    assert eng.current_player() == ref.current_player() == TERMINAL
+    assert eng.returns() == ref.returns(), f"{n} players: returns"
+    return step
+
+
+def decks_for(n):
+    return st.lists(st.permutations(deck_names(n)), min_size=3, max_size=3)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_engine_matches_reference(n):
+    @settings(max_examples=30, deadline=None, derandomize=True, database=None, phases=PHASES,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(decks=decks_for(n), data=st.data())
+    def check(decks, data):
+        play_both(n, decks, lambda k: data.draw(st.integers(0, k - 1)) if k > 1 else 0)
+
+    check()
+
+
+def test_random_games_cover_every_decision():
+    """Seeded random games (no shrinking, so cheap): the same comparison, and every kind of decision
+    and effect does come up, so the differential test is not vacuous."""
+    seen: Counter = Counter()
+    for n in (3, 4, 5):
+        for seed in range(4):
+            rng = random.Random(seed * 31 + n)
+            decks = [rng.sample(deck_names(n), len(deck_names(n))) for _ in range(3)]
+            assert play_both(n, decks, rng.randrange, seen) > 100
+    for label in ("bid with", "place it", "play", "use", "pass", "move the Trump Marker to", "new Bid Card"):
+        assert seen[label] > 0, f"no {label!r} decision in the random games: {seen}"
+    for a in ("place it face up", "place it face down", *(f"use {s}" for s in SUITS)):
+        assert seen[a] > 0, f"no {a!r} in the random games"
+
+
+def test_reference_clone_is_independent():
+    _, rgame = games(4)
+    rng = random.Random(5)
+    state = rgame.new_initial_state(seed=5)
+    for _ in range(60):
+        state.apply_action(rng.choice(state.legal_actions()))
+    twin = state.clone()
+    before = (state.legal_actions(), [h[:] for h in state.hands], state.vp[:], state.phase)
+    stray = state.clone()
+    while not stray.is_terminal():
+        stray.apply_action(rng.choice(stray.legal_actions()))
+    assert (state.legal_actions(), state.hands, state.vp, state.phase) == before
+    while not state.is_terminal():
+        a = rng.choice(state.legal_actions())
+        state.apply_action(a)
+        twin.apply_action(a)
+        assert twin.legal_actions() == state.legal_actions()
+    assert twin.returns() == state.returns()
+
+
+def test_benchmark_script_runs(tmp_path, capsys):
+    """benchmarks/run.py end to end on one game (a smoke test: figures are printed, never asserted)."""
+    import json
+
+    from benchmarks.run import main
+
+    out = tmp_path / "perf.json"
+    assert main([str(RULES), "--players", "3", "--games", "2", "--seconds", "0.4", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert [r["implementation"] for r in data["results"]] == ["engine", "reference"]
+    for r in data["results"]:
+        assert r["games"] == 2 and r["decisions"] > 100
+        for key in ("decisions_per_s", "games_per_s", "clones_per_s", "json_bytes_per_state",
+                    "deep_bytes_per_state", "clone_bytes_per_state"):
+            assert r[key] > 0, key
+    (cmp,) = data["comparisons"]
+    assert cmp["players"] == 3 and cmp["ratio_engine_vs_reference"] > 0
+    assert "ratio" in capsys.readouterr().out
