@@ -51,6 +51,7 @@ class Game:
         for cid, name in enumerate(program.card_names):
             names.setdefault(name, []).append(cid)
         self._ids_by_name = names
+        self._texts = [dict() for _ in program.decisions]   # action texts, cached per decision
 
     def __repr__(self):
         v = f" variants={list(self.variants)}" if self.variants else ""
@@ -203,18 +204,22 @@ class State:
             return []
         if self._legal is None:
             p, did, opts = self.pending
-            dec = self._prog.decisions[did]
-            label, disp = dec.label, dec.display
-            texts = [f"{label} {disp(v)}" for v in opts]
+            cache = self._game._texts[did]     # option value -> action text, built once per game
+            texts = []
+            for v in opts:
+                key = tuple(v) if isinstance(v, list) else v
+                t = cache.get(key)
+                if t is None:
+                    dec = self._prog.decisions[did]
+                    t = cache[key] = f"{dec.label} {dec.display(v)}"
+                texts.append(t)
             if len(set(texts)) < len(texts):  # different options that read alike: number them
                 count: dict = {}
                 for i, t in enumerate(texts):
                     count[t] = count.get(t, 0) + 1
                     if count[t] > 1:
                         texts[i] = f"{t} ({count[t]})"
-            acts = [Action(t, p, i) for i, t in enumerate(texts)]
-            self._legal = acts
-            self._index = {a: i for i, a in enumerate(acts)}
+            self._legal = [Action(t, p, i) for i, t in enumerate(texts)]
         return list(self._legal)
 
     def decision_label(self) -> str | None:
@@ -232,7 +237,8 @@ class State:
                 raise GameError(f"action number {action} is out of range (0 to {len(self._legal) - 1})")
             idx = action
         else:
-            idx = self._index.get(str(action))
+            text = str(action)
+            idx = next((i for i, a in enumerate(self._legal) if a == text), None)
             if idx is None:
                 shown = ", ".join(f"'{a}'" for a in self._legal[:8]) + (" ..." if len(self._legal) > 8 else "")
                 raise GameError(f"'{action}' is not a legal action now; legal: {shown}")
