@@ -221,7 +221,7 @@ class Compiler:
         self.selected = tuple(chosen)
         merged: dict = {}
         for it in base:
-            if it.key in merged and it.key[0] != "InvariantDecl":
+            if it.key in merged:
                 prev = merged[it.key]
                 self.err(f"{it.key[1] or it.key[0].replace('Decl', '').lower()} is declared twice "
                          f"(first at line {prev.pos.line})", it.pos)
@@ -956,7 +956,10 @@ class Compiler:
             cfn, ct = self.expr(e.args[0], scope)
             self._expect(ct, T.CARD, e.args[0].pos, "holder()'s argument")
             owners = [z.owner for z in self.zones]
-            return (lambda S, L: owners[S.loc[cfn(S, L)]]), T.PLAYER
+            def holder(S, L):
+                c = cfn(S, L)
+                return None if c is None else owners[S.loc[c]]
+            return holder, T.PLAYER
         if name in ("min", "max"):
             self._arity(e, 2)
             a = self.num(e.args[0], scope, f"{name}()'s arguments")

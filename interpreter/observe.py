@@ -154,9 +154,14 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True)
     rng.shuffle(shuffled)
     pi = dict(zip(hidden, shuffled))
     if not pi:
-        return state.clone()
+        S = state.clone()
+        S.rng = rng.getrandbits(62)
+        S.forced = []
+        return S
     prog = state._prog
     S = state.clone()
+    S.rng = rng.getrandbits(62)   # the future shuffles are unknown too: never the real ones
+    S.forced = []
 
     def card(v):
         return pi.get(v, v) if isinstance(v, int) and not isinstance(v, bool) else v

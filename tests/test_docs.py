@@ -93,7 +93,9 @@ def player_counts(body: str) -> list[int]:
 
 
 def test_the_document_has_blocks_of_every_sort():
-    assert len(GAMES) >= 3 and len(FRAGMENTS) >= 20 and len(RUNS) >= 3
+    # Complete games: the tour's High Card and the Variants section's Twenty-One (the shipped games
+    # are quoted, not copied, and have tests of their own).
+    assert len(GAMES) >= 2 and len(FRAGMENTS) >= 20 and len(RUNS) >= 3
     assert any(b.get("from") for b in RULES)
 
 

@@ -561,3 +561,21 @@ def test_an_empty_list_learns_its_type_from_an_assignment():
                 total += c.rank
     """)
     assert play(g).var("total") == 12
+
+
+def test_holder_of_none_is_none_and_invariants_are_declared_once():
+    g = make("""
+        state who: player = player 1
+        state c: card = none
+        flow:
+            who = holder(c)
+    """)
+    assert play(g).var("who") is None
+    with pytest.raises(RulesError) as e:
+        make("""
+            invariant "same": yes
+            invariant "same": yes
+            flow:
+                pass
+        """)
+    assert "declared twice" in e.value.message
