@@ -24,6 +24,8 @@ import pytest
 
 from interpreter import TERMINAL, GameError, State, load_game
 
+from support import check_cards, check_clone, check_json, strings  # noqa: F401
+
 RULES = Path(__file__).resolve().parent.parent / "games" / "magi.rules"
 GAMES = {4: 60, 5: 55, 6: 50, 7: 45, 8: 40}       # per player count, half of them with Catastrophe
 EAGER = (0.0, 0.6, 0.9)  # how often a player picks a play (or a "yes") when it can: 0 is uniform
@@ -94,18 +96,6 @@ def matches(card, state):
 
 
 # ── checks ──────────────────────────────────────────────────────────────────
-def check_cards(state, where):
-    """Every card id is in exactly one zone, and ``loc`` names that zone."""
-    seen = [0] * len(state.loc)
-    for zi, zone in enumerate(state.z):
-        for c in zone:
-            seen[c] += 1
-            assert state.loc[c] == zi, f"{where}: card {c} is in zone {zi} but loc says {state.loc[c]}"
-    assert all(k == 1 for k in seen), \
-        f"{where}: cards not in exactly one zone: {[c for c, k in enumerate(seen) if k != 1]}"
-    assert len(seen) == 99
-
-
 def check_observations(state, n, where):
     """A seat sees its own hand and the discard pile; of the other hands, the deck and the face-down
     discards only how many cards they hold."""
@@ -131,26 +121,6 @@ def check_observations(state, n, where):
                 assert obs["decision"]["options"] == [str(a) for a in state.legal_actions()]
             else:
                 assert "options" not in obs["decision"]
-
-
-def check_clone(state, action, other, where):
-    before = json.dumps(state.to_json(), sort_keys=True)
-    twin = state.clone()
-    assert twin == state, f"{where}: clone differs"
-    stray = state.clone()
-    stray.apply_action(other)
-    assert json.dumps(state.to_json(), sort_keys=True) == before, f"{where}: acting on a clone changed the original"
-    return twin
-
-
-def check_json(game, state, where):
-    data = state.to_json()
-    assert State.from_json(game, data) == state, f"{where}: State.from_json(to_json()) differs"
-    restored = State.from_json(game, json.loads(json.dumps(data)))
-    assert restored == state, f"{where}: a JSON round trip through text differs"
-    assert [str(a) for a in restored.legal_actions()] == [str(a) for a in state.legal_actions()]
-    assert restored.current_player() == state.current_player()
-    return restored
 
 
 def rules_oracle(state, action, n, cat, where):

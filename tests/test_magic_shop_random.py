@@ -22,6 +22,8 @@ import pytest
 
 from interpreter import TERMINAL, GameError, State, load_game
 
+from support import check_cards, check_clone, check_json, strings  # noqa: F401
+
 RULES = Path(__file__).resolve().parent.parent / "games" / "magic_shop.rules"
 GAMES_PER_COUNT = 200
 DEEP_EVERY = 4           # every 4th game gets the dear checks ...
@@ -46,30 +48,6 @@ def game_for(n):
 
 
 # ── checks ──────────────────────────────────────────────────────────────────
-def check_cards(state, where):
-    """Every card id is in exactly one zone, and ``loc`` names that zone."""
-    ncards = len(state.loc)
-    seen = [0] * ncards
-    for zi, zone in enumerate(state.z):
-        for c in zone:
-            seen[c] += 1
-            assert state.loc[c] == zi, f"{where}: card {c} is in zone {zi} but loc says {state.loc[c]}"
-    assert all(k == 1 for k in seen), \
-        f"{where}: cards not in exactly one zone: {[c for c, k in enumerate(seen) if k != 1]}"
-
-
-def strings(obj):
-    if isinstance(obj, str):
-        yield obj
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from strings(k)
-            yield from strings(v)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            yield from strings(v)
-
-
 def check_observations(state, n, where):
     """A seat sees its own hand, and never another seat's hand, hidden or chosen card, nor the deck."""
     secret_of = {}
@@ -88,29 +66,6 @@ def check_observations(state, n, where):
         assert own <= seen, f"{where}: seat {seat} cannot see its own cards {sorted(own - seen)}"
         if not state.is_terminal() and state.current_player() == seat:
             assert obs["decision"]["options"] == [str(a) for a in state.legal_actions()]
-
-
-def check_clone(state, action, other, where):
-    """A clone equals the original, stays equal under the same action, and is independent of it."""
-    before = json.dumps(state.to_json(), sort_keys=True)
-    twin = state.clone()
-    assert twin == state, f"{where}: clone differs"
-    stray = state.clone()
-    stray.apply_action(other)
-    assert json.dumps(state.to_json(), sort_keys=True) == before, f"{where}: acting on a clone changed the original"
-    return twin
-
-
-def check_json(game, state, where):
-    data = state.to_json()
-    direct = State.from_json(game, data)
-    assert direct == state, f"{where}: State.from_json(to_json()) differs"
-    text = json.dumps(data)
-    restored = State.from_json(game, json.loads(text))
-    assert restored == state, f"{where}: a JSON round trip through text differs"
-    assert [str(a) for a in restored.legal_actions()] == [str(a) for a in state.legal_actions()]
-    assert restored.current_player() == state.current_player()
-    return restored
 
 
 def check_rounds(state, n, where):

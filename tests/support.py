@@ -1,0 +1,50 @@
+"""Checks shared by the random-game tests of every shipped game."""
+from __future__ import annotations
+
+import json
+
+from interpreter import State
+
+
+def check_cards(state, where):
+    """Every card id is in exactly one zone, and ``loc`` names that zone."""
+    ncards = len(state.loc)
+    seen = [0] * ncards
+    for zi, zone in enumerate(state.z):
+        for c in zone:
+            seen[c] += 1
+            assert state.loc[c] == zi, f"{where}: card {c} is in zone {zi} but loc says {state.loc[c]}"
+    assert all(k == 1 for k in seen), \
+        f"{where}: cards not in exactly one zone: {[c for c, k in enumerate(seen) if k != 1]}"
+
+
+def strings(obj):
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from strings(k)
+            yield from strings(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            yield from strings(v)
+
+
+def check_clone(state, action, other, where):
+    before = json.dumps(state.to_json(), sort_keys=True)
+    twin = state.clone()
+    assert twin == state, f"{where}: clone differs"
+    stray = state.clone()
+    stray.apply_action(other)
+    assert json.dumps(state.to_json(), sort_keys=True) == before, f"{where}: acting on a clone changed the original"
+    return twin
+
+
+def check_json(game, state, where):
+    data = state.to_json()
+    assert State.from_json(game, data) == state, f"{where}: State.from_json(to_json()) differs"
+    restored = State.from_json(game, json.loads(json.dumps(data)))
+    assert restored == state, f"{where}: a JSON round trip through text differs"
+    assert [str(a) for a in restored.legal_actions()] == [str(a) for a in state.legal_actions()]
+    assert restored.current_player() == state.current_player()
+    return restored
