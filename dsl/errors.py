@@ -29,9 +29,11 @@ class RulesError(Exception):
         head = f"{self.pos}: error: {self.message}" if self.pos else f"error: {self.message}"
         lines = [head]
         if self.pos and self.source is not None:
-            src_lines = self.source.splitlines()
+            # Lines end at "\n" only, as the parser counts them (str.splitlines would also break at
+            # form feeds, "\x1c", "\u2028" and more, and show the wrong line).
+            src_lines = self.source.split("\n")
             if 1 <= self.pos.line <= len(src_lines):
-                text = src_lines[self.pos.line - 1].replace("\t", " ")
+                text = src_lines[self.pos.line - 1].rstrip("\r").replace("\t", " ")
                 lines.append(f"    {text}")
                 lines.append("    " + " " * (max(self.pos.column, 1) - 1) + "^")
         if self.hint:

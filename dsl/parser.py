@@ -75,11 +75,6 @@ def _terminal_texts() -> dict:
     return {t.name: t.pattern.value for t in _lark().terminals if type(t.pattern).__name__ == "PatternStr"}
 
 
-@functools.lru_cache(maxsize=1)
-def _keywords() -> frozenset:
-    return frozenset(t for t in _terminal_texts().values() if t.isidentifier())
-
-
 def _text_of(term: str) -> str:
     """A terminal's literal text, or its name for a regex terminal (NAME, INT, _NL, ...)."""
     return _terminal_texts().get(term, term)
@@ -244,6 +239,14 @@ def _token_error(err: UnexpectedToken, source: str):
     prev = stack[-1] if stack else None
     after = _prev_text(prev, source)
     prev_tok = _last_token(prev) if prev is not None else None
+    if isinstance(prev, Token) and prev.type == "NAME" and len(stack) >= 3 and isinstance(stack[-2], Token) \
+            and stack[-2].value == ".":   # 'p.score' rather than 'score'
+        first = stack[-3]
+        start = first.start_pos if isinstance(first, Token) else getattr(getattr(first, "meta", None), "start_pos", None)
+        if isinstance(start, int) and isinstance(prev.end_pos, int):
+            span = source[start:prev.end_pos]
+            if 0 < len(span) <= 24 and "\n" not in span:
+                after = span
     texts = {_text_of(t) for t in accepts}
     src_lines = source.split("\n")
 
@@ -258,7 +261,8 @@ def _token_error(err: UnexpectedToken, source: str):
         msg = f"expected an indented block after '{header}'" if header else "expected an indented block"
         if tok.type in ("_DEDENT", "$END", "_NL") and isinstance(prev, Token):
             line, col = prev.line, prev.column
-        return msg, (line, col), "indent the lines that belong to it (by 4 spaces, say); write 'pass' for a block that does nothing"
+        return msg, (line, col), ("indent the lines that belong to it (by 4 spaces, say); "
+                                  "write 'pass' for a block that does nothing")
 
     bracket = _unclosed_bracket(stack)
     if bracket is not None and (tok.type == "$END" or (
@@ -331,7 +335,7 @@ def _token_error(err: UnexpectedToken, source: str):
         first = src_lines[line - 1].split()[0] if 0 < line <= len(src_lines) and src_lines[line - 1].split() else ""
         return ("expected ':' at the end of the line", (line, col),
                 "a line that starts a block ends with ':'" if first in _BLOCK_WORDS else None)
-    if "_NL" in accepts and tok.type not in ("_NL", "_DEDENT", "$END") and phrase and phrase.endswith("the end of the line"):
+    if "_NL" in accepts and tok.type not in ("_NL", "_DEDENT", "$END") and phrase == _READABLE["_NL"]:
         hint = "only one statement fits on a line"
     if phrase and phrase.endswith("'chooses'"):
         hint = ("a statement is an assignment like 'x = 1', a choice like 'p chooses c from p.hand', "
@@ -415,7 +419,7 @@ def _syntax_error(err: Exception, path: str, source: str) -> RulesError:
         line, col = getattr(err, "line", None), getattr(err, "column", None)
         if not (isinstance(line, int) and isinstance(col, int)):
             line, col = _end_of_text(source)
-        msg, hint = "syntax error", None
+        msg, hint = "the text here does not fit the rules language", None
     return RulesError(msg, Pos(path, line, col), hint, source)
 
 
