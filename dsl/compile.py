@@ -8,12 +8,13 @@ is called with, so every call is checked against real types.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 from typing import Any, Callable
 
 from . import ast as A
 from . import types as T
-from .errors import Pos, RulesError, did_you_mean
+from .errors import Pos, RulesError, RulesRuntimeError, did_you_mean
 from .program import (CONTINUE, STOP, SWITCH, Decision, Program, Template, VarInfo, ZoneInfo, deal,
                       fail, fail_no_options, move_card, move_zone, shuffle_zone)
 
@@ -131,6 +132,9 @@ class Compiler:
 
         for k in by_type.get("KindDecl", []):
             self._kind(k)
+        # names declared later, so that a constant reading one is told why it cannot
+        self.later_state = {s.name for s in by_type.get("StateDecl", []) if s.owner is None} | \
+            {z.name for z in by_type.get("ZoneDecl", [])}
         for c in by_type.get("ConstDecl", []):
             self._const(c)
         cards = first("CardsDecl")
@@ -200,6 +204,9 @@ class Compiler:
         base, variants = [], {}
         for it in self.rules.items:
             if isinstance(it, A.VariantDecl):
+                for inner in it.items:
+                    if isinstance(inner, A.VariantDecl):
+                        self.err("a variant cannot hold another variant", inner.pos)
                 if it.name in variants:
                     self.err(f"variant '{it.name}' is declared twice", it.pos)
                 variants[it.name] = it
@@ -275,7 +282,9 @@ class Compiler:
             return fn(None, L)
         except RulesError:
             raise
-        except Exception as e:  # a division by zero or similar in a constant
+        except RulesRuntimeError as e:  # a division by zero or similar in a constant
+            self.err(f"cannot work out this value: {e.message}", e.pos or pos)
+        except Exception as e:
             self.err(f"cannot work out this value: {e}", pos)
 
     def _type(self, tr: A.TypeRef) -> str:
@@ -516,7 +525,8 @@ class Compiler:
             seats = list(range(n))
             return (lambda S, L: seats), T.list_of(T.PLAYER)
         fn, t = self.expr(e.start, scope)
-        self._expect(t, T.PLAYER, e.start.pos, "'players from' needs a player")
+        if t != T.PLAYER:
+            self.err(f"'players from' needs a player, but this is a {T.describe(t)}", e.start.pos)
         return (lambda S, L: [(s + i) % n for s in (fn(S, L),) for i in range(n)]), T.list_of(T.PLAYER)
 
     def _e_EveryCard(self, e, scope):
@@ -556,6 +566,8 @@ class Compiler:
             self.err(f"'{name}' must be called", e.pos, f"write {name}(...)")
         if name in self.attrs or name in self.cvars:
             self.err(f"'{name}' belongs to a card: say which", e.pos, f"write c.{name}")
+        if self.in_const and name in getattr(self, "later_state", ()):
+            self._no_state(e)
         known = (list(scope.slots) + list(self.consts) + list(self.enum_values) + list(self.kinds)
                  + list(self.globals) + list(self.zone_index))
         self.err(f"unknown name '{name}'", e.pos, did_you_mean(name, known))
@@ -590,7 +602,9 @@ class Compiler:
                 i, info = self.cvars[name]
                 return (lambda S, L: S.cv[i][ofn(S, L)]), info.type
             self.err(f"cards have no '{name}'", e.name_pos or e.pos,
-                     did_you_mean(name, list(self.attrs) + list(self.cvars)))
+                     did_you_mean(name, list(self.attrs) + list(self.cvars)) or
+                     (f"'{name}' belongs to players: write p.{name} for a player p"
+                      if name in self.pvars or name in self.families else None))
         self.err(f"a {T.describe(ot)} has no attributes, so '.{name}' means nothing here", e.pos)
 
     def _source(self, e: A.Expr, scope: Scope, const: bool = False) -> tuple[Fn, str]:
@@ -849,6 +863,19 @@ class Compiler:
             self.err(f"unknown function '{name}'", e.pos, did_you_mean(name, known))
         return self._builtin(e, scope)
 
+    @contextlib.contextmanager
+    def _called_from(self, call, name, types):
+        """Errors in a body compiled for one call's argument types name that call."""
+        try:
+            yield
+        except RulesError as err:
+            if types and err.pos is not None and err.pos.line != call.pos.line \
+                    and "as called at line" not in (err.hint or ""):
+                args = ", ".join(T.describe(t) for t in types)
+                where = f"in {name}() as called at line {call.pos.line} with ({args})"
+                err.hint = f"{err.hint}; {where}" if err.hint else where
+            raise
+
     def _arity(self, e, *counts):
         if len(e.args) not in counts:
             want = " or ".join(str(c) for c in counts)
@@ -986,7 +1013,8 @@ class Compiler:
             inner = Scope()
             for p, (_, t) in zip(d.params, args):
                 inner.bind(p, t, d.pos, self)
-            body, bt = self.expr(d.expr, inner)
+            with self._called_from(e, d.name, [t for _, t in args]):
+                body, bt = self.expr(d.expr, inner)
             self._defining = self._defining - {key}
             self.define_cache[key] = (body, bt, inner)
         body, bt, inner = self.define_cache[key]
@@ -1205,7 +1233,8 @@ class Compiler:
         key = (d.name, tuple(t for _, t in args))
         saved_cur = self._cur
         if key not in self.proc_index:
-            self._proc_body(d.name, d.params, key[1], d.body, d.pos)
+            with self._called_from(call, d.name, list(key[1])):
+                self._proc_body(d.name, d.params, key[1], d.body, d.pos)
         self._cur = saved_cur
         pidx = self.proc_index[key]
         fns = [f for f, _ in args]

@@ -519,9 +519,14 @@ class _Builder(Transformer):
     def game_decl(self, meta, c):
         return A.GameDecl(pos=self._pos(meta), title=c[0].value[1:-1])
 
+    def _int(self, tok) -> int:
+        if len(tok.value) > 18:
+            self._fail("this number is too long", self._tpos(tok), "numbers in rules are small whole numbers")
+        return int(tok.value)
+
     def players_decl(self, meta, c):
-        low = int(c[0])
-        high = int(c[1]) if c[1] is not None else low
+        low = self._int(c[0])
+        high = self._int(c[1]) if c[1] is not None else low
         if high < low or low < 1:
             self._fail(f"player range {low} to {high} is empty", self._pos(meta))
         return A.PlayersDecl(pos=self._pos(meta), low=low, high=high)
@@ -788,7 +793,7 @@ class _Builder(Transformer):
         return A.Aggregate(pos=self._pos(meta), func=str(c[0]), expr=None, var=var, source=source, cond=c[2])
 
     def number(self, meta, c):
-        return A.Num(pos=self._pos(meta), value=int(c[0]))
+        return A.Num(pos=self._pos(meta), value=self._int(c[0]))
 
     def string(self, meta, c):
         return self._string(c[0])

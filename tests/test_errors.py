@@ -457,20 +457,17 @@ def test_parse_and_compile_separately_give_the_same_error():
 XFAIL = pytest.mark.xfail(strict=True, reason="compile.py message or position to be fixed (see test)")
 
 
-@XFAIL
 def test_constant_that_reads_game_state_says_so():
     # Constants are compiled before states and zones are declared, so the state is "unknown".
     check(error_of(edit("const rounds = 2", "const rounds = turn")),
           "must be known before the game starts, but it depends on the game state", 13, 16)
 
 
-@XFAIL
 def test_constant_that_reads_a_zone_says_so():
     check(error_of(edit("const rounds = 2", "const rounds = size(deck)")),
           "must be known before the game starts, but it depends on the game state", 13, 21)
 
 
-@XFAIL
 def test_constant_division_by_zero_names_the_problem_once():
     # Today: "cannot work out this value: t.rules:13:16: runtime error: division by zero".
     err = error_of(edit("const rounds = 2", "const rounds = 2 / 0"))
@@ -478,14 +475,12 @@ def test_constant_division_by_zero_names_the_problem_once():
     assert "runtime error" not in err.message and "t.rules" not in err.message
 
 
-@XFAIL
 def test_players_from_a_number_reads_well():
     # Today: "'players from' needs a player must be a player, but this is a number".
     err = error_of(stmt("for q in players from 3:", "    pass"))
     check(err, "'players from' needs a player, but this is a number", 25, 31)
 
 
-@XFAIL
 def test_wrong_argument_type_for_a_define_names_the_call():
     # Today the error is reported inside the define's body (line 14) with nothing about the call
     # on line 25 that passed a number.
@@ -494,7 +489,6 @@ def test_wrong_argument_type_for_a_define_names_the_call():
     assert err.pos.line == 25 or "line 25" in (err.hint or ""), err.render()
 
 
-@XFAIL
 def test_wrong_argument_type_for_a_procedure_names_the_call():
     text = edit("procedure play():", "procedure give(q):\n    q.score += 1\nprocedure play():", stmt("give(c)"))
     err = error_of(text)
@@ -502,20 +496,17 @@ def test_wrong_argument_type_for_a_procedure_names_the_call():
     assert err.pos.line == 27 or "line 27" in (err.hint or ""), err.render()
 
 
-@XFAIL
 def test_variant_inside_a_variant_is_an_error_even_when_not_chosen():
     # Today the nesting is reported only when variant 'a' is chosen; by default the file compiles.
     check(error_of(MINI + "variant a:\n    variant b:\n        const z = 1\n"),
           "a variant cannot hold another variant", 27, 5)
 
 
-@XFAIL
 def test_player_state_read_from_a_card_hints_whose_it_is():
     # Today: "cards have no 'score'" with no hint.
     check(error_of(stmt("let x = c.score")), "cards have no 'score'", 25, 19, "player")
 
 
-@pytest.mark.xfail(strict=True, reason="parser _Builder: int() of a 5000-digit number escapes as lark VisitError")
 def test_a_huge_number_is_a_rules_error():
     # Python refuses to convert integers of more than 4300 digits; the tree builder lets that
     # ValueError out wrapped in Lark's VisitError.
