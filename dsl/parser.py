@@ -374,7 +374,7 @@ def _char_error(err: UnexpectedCharacters, source: str):
     elif ch == "\t":
         hint = "indent with spaces"
     elif not ch.isprintable() or ch in "\r":
-        hint = "remove it; it may be an invisible character pasted from elsewhere"
+        hint = "remove it; it may be a character that does not show, pasted from elsewhere"
     return f"unexpected character {shown}", (line, col), hint
 
 

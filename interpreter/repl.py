@@ -22,7 +22,7 @@ from .record import RecordError, make_record, open_record, save_record
 
 HELP = """Commands:
   <number>          choose the option with that number
-  <text>            choose an option by its text, or a unique beginning of it (e.g. 'play Wine 5')
+  <text>            choose an option by its text, or a unique beginning of it (e.g. 'play Red 5')
   state             show the table again
   log [N]           show the last N announcements (default 20)
   hint              what a bot would choose here

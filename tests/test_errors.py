@@ -163,7 +163,7 @@ SYNTAX = [
     case("curly-quotes", edit('as "play"', "as \u201cplay\u201d"), "unexpected character '\u201c'", 22, 36,
          "straight quotes"),
     case("invisible-character", edit("const rounds = 2", "const rounds = 2\x0c"), "unexpected character U+000C",
-         13, 17, "invisible character"),
+         13, 17, "does not show"),
     # '=' and '=='
     case("assign-for-compare", stmt("if p.score = 3:", "    pass"),
          "to compare two values, write '==' rather than '='", 25, 20, "a single '=' gives a value"),
