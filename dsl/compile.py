@@ -1241,12 +1241,15 @@ class Compiler:
         nslots = self.proc_nslots
         nargs = len(fns)
         nxt = self._here() + 1
+        pos = s.pos
 
         def step(S, F):
             L = F[2]
             new = [f(S, L) for f in fns]
             new.extend([None] * (nslots[pidx] - nargs))
             F[1] = nxt
+            if len(S.frames) > 5000:
+                fail("procedures call one another without end (more than 5,000 deep)", pos)
             S.frames.append([pidx, 0, new])
             return SWITCH
         self._emit(step, s.pos)
@@ -1272,6 +1275,19 @@ class Compiler:
         self._emit(step, pos)
         return target
 
+    def _loop_back(self, pos, head: int) -> None:
+        """The jump back to a loop's head. Loops are the only way to run on without a decision, so
+        this is where the engine's budget of steps without one is spent (``S.budget``)."""
+        def step(S, F):
+            b = S.budget - 1
+            S.budget = b
+            if b < 0:
+                fail("the rules went round loops too long without asking anyone anything; "
+                     "is there a loop that never ends?", pos)
+            F[1] = head
+            return CONTINUE
+        self._emit(step, pos)
+
     def _s_If(self, s, scope):
         ends = []
         for cond, body in s.branches:
@@ -1289,8 +1305,7 @@ class Compiler:
         head = self._here()
         exit_ = self._cond_jump(s.cond, scope, "a 'while' condition")
         self.block(s.body, scope)
-        back = self._jump(s.pos)
-        back[0] = head
+        self._loop_back(s.pos, head)
         exit_[0] = self._here()
 
     def _s_Repeat(self, s, scope):
@@ -1315,7 +1330,7 @@ class Compiler:
             return CONTINUE
         self._emit(test, s.pos)
         self.block(s.body, scope)
-        self._jump(s.pos)[0] = head
+        self._loop_back(s.pos, head)
         target[0] = self._here()
 
     def _s_For(self, s, scope):
@@ -1346,7 +1361,7 @@ class Compiler:
             return CONTINUE
         self._emit(test, s.pos)
         self.block(s.body, scope)
-        self._jump(s.pos)[0] = head
+        self._loop_back(s.pos, head)
         target[0] = self._here()
 
     def _s_Choose(self, s, scope):

@@ -20,7 +20,7 @@ from dsl.program import STOP, Program
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
 STATE_FORMAT = "rulesrun-state/1"
-MAX_STEPS = 2_000_000  # steps without a decision before the rules are deemed stuck
+MAX_STEPS = 2_000_000  # loop rounds without a decision before the rules are deemed stuck
 
 
 class GameError(Exception):
@@ -124,7 +124,7 @@ class State:
     """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
 
     __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng",
-                 "hist", "ann", "forced", "_legal", "_index")
+                 "hist", "ann", "forced", "_legal", "_index", "budget")
 
     # ── creation ───────────────────────────────────────────────────────────
     @classmethod
@@ -154,7 +154,7 @@ class State:
     # ── running ────────────────────────────────────────────────────────────
     def _run(self) -> None:
         procs = self._prog.procs
-        steps = 0
+        self.budget = MAX_STEPS  # loop rounds allowed before the next decision (spent by loop closures)
         try:
             while self.frames:
                 F = self.frames[-1]
@@ -162,10 +162,6 @@ class State:
                 r = 0
                 while not r:
                     r = code[F[1]](self, F)
-                    steps += 1
-                    if steps > MAX_STEPS:
-                        self._fail_here(f"the rules ran {MAX_STEPS:,} steps without asking anyone anything; "
-                                        f"is there a loop that never ends?")
                 if r == STOP:
                     return
         except RulesRuntimeError as e:

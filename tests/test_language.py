@@ -579,3 +579,15 @@ def test_holder_of_none_is_none_and_invariants_are_declared_once():
                 pass
         """)
     assert "declared twice" in e.value.message
+
+
+def test_endless_recursion_is_stopped():
+    g = make("""
+        flow:
+            again()
+        procedure again():
+            again()
+    """)
+    with pytest.raises(RulesRuntimeError) as e:
+        play(g)
+    assert "call one another without end" in str(e.value)
