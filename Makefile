@@ -9,7 +9,9 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plot]'
+	@# CI also tests the Ray backend (a big download, so only there; its test skips without it)
+	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[ray]' || echo 'Ray did not install: its test will be skipped'
 	touch $(STAMP)
 
 install: $(STAMP)

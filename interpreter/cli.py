@@ -14,7 +14,7 @@ from dsl import RulesError, RulesRuntimeError
 
 from . import __doc__ as _pkg_doc  # noqa: F401
 
-COMMANDS = ("play", "compile", "check", "replay")
+COMMANDS = ("play", "compile", "check", "replay", "simulate")
 
 DESCRIPTION = """Play, check and compile card games written in the rulesrun rules language.
 
@@ -23,6 +23,7 @@ commands:
   rulesrun compile FILE [options]  check FILE and print a one-line summary, or its errors
   rulesrun check FILE [options]    property-test the rules: play many games and check every step
   rulesrun replay RECORD           step through a saved game
+  rulesrun simulate FILE --games N play many games between bots and report the statistics
   rulesrun --load RECORD           resume a saved game
 
 examples:
@@ -30,6 +31,7 @@ examples:
   rulesrun games/magic_shop.rules --players 4 --seats random,random,random,random --seed 1
   rulesrun compile games/magic_shop.rules
   rulesrun check games/magic_shop.rules --games 50
+  rulesrun simulate games/magic_shop.rules --games 100 --players 4 --seats ismcts:100,random,random,random
 """
 
 
@@ -74,7 +76,8 @@ def build_parsers():
     _common(main, optional=True)
     main.add_argument("--seed", type=_seed, metavar="N", help="random seed: the same seed and moves replay the same game")
     main.add_argument("--seats", metavar="SPEC",
-                      help="who plays each seat, a comma list of 'human' and 'random' "
+                      help="who plays each seat, a comma list of human, random, greedy, ismcts, "
+                           "ismcts:N (N iterations a move) or ismcts:Ts (T seconds a move) "
                            "(default: seat 1 human, the others random)")
     main.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
                       help="pause this long after each bot move, to watch them play (default: 0)")
@@ -267,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_compile(comp_parser.parse_args(argv[1:]))
         if argv and argv[0] == "check":
             return cmd_check(check_parser.parse_args(argv[1:]))
+        if argv and argv[0] == "simulate":
+            from .simulate import main as cmd_simulate
+            return cmd_simulate(argv[1:])
         if argv and argv[0] == "play":
             argv = argv[1:]
         return cmd_play(main_parser.parse_args(argv))

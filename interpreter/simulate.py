@@ -1,0 +1,627 @@
+"""``rulesrun simulate``: many games between bots, in parallel, and what they show.
+
+    rulesrun simulate FILE --games N [--players N] [--variant V] [--seats KIND,...] [--rotate]
+                           [--jobs N] [--backend local|ray] [--seed S] [--json OUT] [--plot OUT.png]
+
+Each game is played from a seed worked out from (``--seed``, the game's index) alone, and so are
+its bots' seeds, so the results are the same whatever ``--jobs`` or ``--backend`` is (except the
+timings, and ``ismcts:Ts`` seats, whose budget is in seconds). The statistics know nothing of any
+particular game: win rates per seat and per agent (Wilson 95% intervals), the distribution of
+``returns()`` per seat, game length in decisions, every numeric state value (a ``round`` counter
+reads as the number of rounds), the sizes of the per-player zones, and how often each option of
+each decision was chosen. ``docs/simulation.md`` describes the options and the JSON.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from .agents import SEAT_HELP, make_agent, parse_kind, standings
+
+FORMAT = "rulesrun-simulate/1"
+TOP_OPTIONS = 6          # options shown per decision label in the table (the JSON has them all)
+
+USAGE = """Play many games between bots, in parallel, and report win rates per seat and per agent,
+score distributions, game length, state values, zone sizes and the options chosen.
+
+seat kinds (--seats): random, greedy, ismcts, ismcts:N (N iterations a move), ismcts:Ts (T seconds
+a move); one kind per player, or one kind for every seat.
+
+examples:
+  rulesrun simulate games/magic_shop.rules --games 200 --players 4
+  rulesrun simulate games/magic_shop.rules --games 40 --players 3 --seats ismcts:50,random,random --rotate
+  rulesrun simulate games/magic_shop.rules --games 100 --players 4 --seats ismcts:200,random,random,random --json out.json --plot out.png
+"""
+
+
+# ── one game ────────────────────────────────────────────────────────────────
+def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
+    """The seed of game ``index`` and of each of its seats' bots: from (seed, index) only."""
+    r = random.Random(f"rulesrun-simulate/{seed}/{index}")  # a string seed is hashed with SHA-512: stable
+    return r.getrandbits(31), [r.getrandbits(32) for _ in range(players)]
+
+
+def seat_kinds(seats: list[str], index: int, rotate: bool) -> list[str]:
+    """The kinds at each seat in game ``index``: ``seats``, turned by one seat a game with --rotate."""
+    if not rotate:
+        return list(seats)
+    n = len(seats)
+    k = index % n
+    return [seats[(p - k) % n] for p in range(n)]
+
+
+def _numeric(prog):
+    g = [(i, v.name) for i, v in enumerate(prog.globals) if v.type == "number"]
+    pv = [(i, v.name) for i, v in enumerate(prog.player_vars) if v.type == "number"]
+    fams = list(prog.families.items())
+    return g, pv, fams
+
+
+def play_one(game, seats: list[str], index: int, seed: int, rotate: bool) -> dict:
+    """Play game ``index`` and return its record (plain JSON data)."""
+    prog = game.program
+    n = game.players
+    game_seed, agent_seeds = game_seeds(seed, index, n)
+    kinds = seat_kinds(seats, index, rotate)
+    agents = [make_agent(k, s) for k, s in zip(kinds, agent_seeds)]
+    state = game.new_initial_state(seed=game_seed)
+    gnum, pnum, fams = _numeric(prog)
+    g_sum = [0.0] * len(gnum)
+    g_max = [-math.inf] * len(gnum)
+    z_sum = [0.0] * len(fams)
+    z_max = [0] * len(fams)
+    choices: list[dict] = [{} for _ in range(n)]
+    think = [0.0] * n
+    moves = [0] * n
+    decisions = 0
+    started = time.perf_counter()
+    while not state.is_terminal():
+        p = state.current_player()
+        for j, (i, _) in enumerate(gnum):
+            v = state.g[i]
+            g_sum[j] += v
+            if v > g_max[j]:
+                g_max[j] = v
+        for j, (_, first) in enumerate(fams):
+            sizes = [len(state.z[first + q]) for q in range(n)]
+            z_sum[j] += sum(sizes) / n
+            m = max(sizes)
+            if m > z_max[j]:
+                z_max[j] = m
+        label = state.decision_label()
+        t0 = time.perf_counter()
+        action = agents[p].choose(state)
+        think[p] += time.perf_counter() - t0
+        text = str(action)
+        option = text[len(label) + 1:] if text.startswith(label + " ") else text
+        per = choices[p].setdefault(label, {})
+        per[option] = per.get(option, 0) + 1
+        state.apply_action(action)
+        decisions += 1
+        moves[p] += 1
+    final_g = {name: state.g[i] for i, name in gnum}
+    for j, (i, _) in enumerate(gnum):  # the final values count as seen too
+        g_max[j] = max(g_max[j], state.g[i])
+    return {
+        "index": index,
+        "seed": game_seed,
+        "agents": kinds,
+        "agent_seeds": agent_seeds,
+        "returns": list(state.returns()),
+        "winners": list(state.winners()),
+        "standings": [list(k) for k in (standings(state) or [()] * n)],
+        "decisions": decisions,
+        "moves": moves,
+        "state": final_g,
+        "state_mean": {name: (g_sum[j] / decisions if decisions else final_g[name]) for j, (_, name) in enumerate(gnum)},
+        "state_max": {name: g_max[j] for j, (_, name) in enumerate(gnum)},
+        "player_state": {name: [state.pv[i][q] for q in range(n)] for i, name in pnum},
+        "zone_mean": {fam: (z_sum[j] / decisions if decisions else 0.0) for j, (fam, _) in enumerate(fams)},
+        "zone_max": {fam: z_max[j] for j, (fam, _) in enumerate(fams)},
+        "choices": choices,
+        "time": {"game": time.perf_counter() - started, "think": think},
+    }
+
+
+# ── running many: in this process, in a process pool, or on Ray ────────────
+_WORKER: dict = {}
+
+
+def _load(spec: dict):
+    from .engine import load_game_text
+    key = (spec["path"], spec["text"], spec["players"], tuple(spec["variants"]))
+    game = _WORKER.get(key)
+    if game is None:
+        _WORKER.clear()
+        game = _WORKER[key] = load_game_text(spec["text"], spec["players"], spec["variants"], spec["path"])
+    return game
+
+
+def _play_task(task) -> dict:
+    spec, index = task
+    return play_one(_load(spec), spec["seats"], index, spec["seed"], spec["rotate"])
+
+
+class MissingExtra(Exception):
+    """An optional dependency is not installed; the message says what to install."""
+
+
+def run_games(spec: dict, games: int, jobs: int = 1, backend: str = "local", progress=None) -> list[dict]:
+    """Play games 0 … games-1 and return their records in index order. ``spec`` holds the rules
+    text and path, players, variants, seats, seed and rotate. ``progress(done)`` is called as
+    games finish."""
+    records: dict[int, dict] = {}
+
+    def done(rec):
+        records[rec["index"]] = rec
+        if progress:
+            progress(len(records))
+
+    if backend == "ray":
+        _run_ray(spec, games, jobs, done)
+    elif jobs <= 1 or games <= 1:
+        for i in range(games):
+            done(_play_task((spec, i)))
+    else:
+        import multiprocessing as mp
+        ctx = mp.get_context("spawn")   # no fork: safe beside threads, the same on every platform
+        with ctx.Pool(min(jobs, games)) as pool:
+            for rec in pool.imap_unordered(_play_task, [(spec, i) for i in range(games)], chunksize=1):
+                done(rec)
+    return [records[i] for i in range(games)]
+
+
+def ray_available() -> bool:
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _run_ray(spec: dict, games: int, jobs: int, done) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise MissingExtra("--backend ray needs Ray, an optional extra: pip install 'rulesrun[ray]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        task = ray.remote(_play_task)
+        pending = [task.remote((spec, i)) for i in range(games)]
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                done(ray.get(ref))
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+# ── statistics ──────────────────────────────────────────────────────────────
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for k successes in n trials (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def _quantile(xs: list, q: float) -> float:
+    if len(xs) == 1:
+        return float(xs[0])
+    pos = q * (len(xs) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def describe(values) -> dict:
+    """mean, sd (sample), min, quartiles, max of a list of numbers."""
+    xs = sorted(float(v) for v in values)
+    if not xs:
+        return {"n": 0}
+    n = len(xs)
+    mean = sum(xs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    return {"n": n, "mean": mean, "sd": sd, "min": xs[0], "q1": _quantile(xs, 0.25),
+            "median": _quantile(xs, 0.5), "q3": _quantile(xs, 0.75), "max": xs[-1]}
+
+
+def _rate(k: int, n: int) -> dict:
+    lo, hi = wilson(k, n)
+    return {"wins": k, "games": n, "rate": k / n if n else 0.0, "low": lo, "high": hi}
+
+
+def summarise(records: list[dict], players: int) -> dict:
+    """Everything the table, the JSON and the plot show, from the games' records."""
+    n = players
+    games = len(records)
+    seats = []
+    for p in range(n):
+        wins = sum(1 for r in records if p in r["winners"])
+        entry = {"seat": p + 1, **_rate(wins, games),
+                 "agents": dict(Counter(r["agents"][p] for r in records)),
+                 "score": describe(r["returns"][p] for r in records)}
+        seats.append(entry)
+    kinds = list(dict.fromkeys(k for r in records for k in r["agents"]))
+    agents = {}
+    for kind in kinds:
+        slots = [(r, p) for r in records for p in range(n) if r["agents"][p] == kind]
+        wins = sum(1 for r, p in slots if p in r["winners"])
+        moves = sum(r["moves"][p] for r, p in slots)
+        think = sum(r["time"]["think"][p] for r, p in slots)
+        agents[kind] = {**_rate(wins, len(slots)), "seats": len(slots),
+                        "score": describe(r["returns"][p] for r, p in slots),
+                        "seconds_per_move": think / moves if moves else 0.0}
+    shared = sum(1 for r in records if len(r["winners"]) > 1)
+    length = {"decisions": describe(r["decisions"] for r in records)}
+    state = {}
+    for name in (records[0]["state"] if records else {}):
+        state[name] = {"final": describe(r["state"][name] for r in records),
+                       "mean": describe(r["state_mean"][name] for r in records),
+                       "max": describe(r["state_max"][name] for r in records)}
+    player_state = {}
+    for name in (records[0]["player_state"] if records else {}):
+        player_state[name] = {"final": describe(v for r in records for v in r["player_state"][name]),
+                              "by_seat": [describe(r["player_state"][name][p] for r in records) for p in range(n)]}
+    zones = {}
+    for fam in (records[0]["zone_mean"] if records else {}):
+        zones[fam] = {"mean": describe(r["zone_mean"][fam] for r in records),
+                      "max": describe(r["zone_max"][fam] for r in records)}
+    choices: dict = {}
+    by_agent: dict = {}
+    for r in records:
+        for p in range(n):
+            kind = r["agents"][p]
+            for label, opts in r["choices"][p].items():
+                for opt, k in opts.items():
+                    choices.setdefault(label, Counter())[opt] += k
+                    by_agent.setdefault(kind, {}).setdefault(label, Counter())[opt] += k
+    choice_out = {}
+    for label, cnt in choices.items():
+        total = sum(cnt.values())
+        choice_out[label] = {
+            "count": total, "per_game": total / games if games else 0.0,
+            "options": {o: {"count": k, "share": k / total} for o, k in cnt.most_common()},
+            "by_agent": {kind: {"count": sum(by_agent[kind][label].values()),
+                                "options": {o: by_agent[kind][label][o] / sum(by_agent[kind][label].values())
+                                            for o, _ in by_agent[kind][label].most_common()}}
+                         for kind in kinds if label in by_agent.get(kind, {})},
+        }
+    return {"games": games, "fair_share": 1 / n, "shared_wins": shared, "seats": seats, "agents": agents,
+            "length": length, "state": state, "player_state": player_state, "zones": zones,
+            "choices": choice_out,
+            "time": {"game": describe(r["time"]["game"] for r in records)}}
+
+
+# ── output ──────────────────────────────────────────────────────────────────
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _num(x: float) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    if float(x).is_integer() and abs(x) < 1e9:
+        return str(int(x))
+    return f"{x:.2f}" if abs(x) < 100 else f"{x:.1f}"
+
+
+def headline(summary: dict, info: dict) -> str:
+    n = info["players"]
+    return (f"{info['title']}: {summary['games']} games, {n} players"
+            + (f", variant {', '.join(info['variants'])}" if info["variants"] else "")
+            + f"; seats {','.join(info['seats'])}" + (" (rotated each game)" if info["rotate"] else "")
+            + f"; seed {info['seed']}")
+
+
+def report_tables(summary: dict, info: dict) -> list[dict]:
+    """The report as plain tables: title, columns (a trailing ':' right-aligns), rows, caption."""
+    n = info["players"]
+    stats = ("mean", "sd", "min", "q1", "median", "q3", "max")
+    tables = []
+    rows = []
+    for s in summary["seats"]:
+        sc = s["score"]
+        agent = ", ".join(s["agents"]) if len(s["agents"]) <= 2 else "rotated"
+        rows.append([f"Player {s['seat']}", agent, str(s["wins"]), _pct(s["rate"]),
+                     f"{_pct(s['low'])} – {_pct(s['high'])}", *(_num(sc[k]) for k in stats)])
+    tables.append({"title": "Wins per seat (95% Wilson interval; a shared win counts for every winner)",
+                   "columns": ["seat", "agent", "wins:", "win rate:", "95% interval:"] + [f"{k}:" for k in stats],
+                   "rows": rows,
+                   "caption": (f"score = returns(); fair share 1/{n} = {_pct(summary['fair_share'])}; "
+                               f"{summary['shared_wins']} of {summary['games']} games had a shared win")})
+    if len(summary["agents"]) > 1 or info["rotate"]:
+        rows = [[kind, str(a["seats"]), str(a["wins"]), _pct(a["rate"]), f"{_pct(a['low'])} – {_pct(a['high'])}",
+                 _num(a["score"]["mean"]), f"{a['seconds_per_move']:.4f}"] for kind, a in summary["agents"].items()]
+        tables.append({"title": "Wins per agent (pooled over the seats it held)",
+                       "columns": ["agent", "seat-games:", "wins:", "win rate:", "95% interval:", "mean score:",
+                                   "s/move:"], "rows": rows, "caption": ""})
+    rows = []
+
+    def row(name, d):
+        rows.append([name, *(_num(d[k]) for k in stats)])
+
+    row("decisions", summary["length"]["decisions"])
+    for name, d in summary["state"].items():
+        row(f"{name} (at the end)", d["final"])
+        if d["max"]["max"] != d["final"]["max"] or d["mean"]["mean"] != d["final"]["mean"]:
+            row(f"{name} (mean over the game)", d["mean"])
+            row(f"{name} (highest in the game)", d["max"])
+    for name, d in summary["player_state"].items():
+        row(f"{name} of a player (at the end)", d["final"])
+    for fam, d in summary["zones"].items():
+        row(f"size of a {fam} (mean over the game)", d["mean"])
+        row(f"largest {fam} (in the game)", d["max"])
+    tables.append({"title": "Game length and state values (per game)",
+                   "columns": ["value"] + [f"{k}:" for k in stats], "rows": rows, "caption": ""})
+    kinds = list(summary["agents"])
+    rows = []
+    for label, c in summary["choices"].items():
+        opts = list(c["options"].items())
+        shown = opts if len(opts) <= TOP_OPTIONS else opts[:3]
+        for i, (opt, o) in enumerate(shown):
+            if len(kinds) == 1:
+                shares = [_pct(o["share"])]
+            else:
+                shares = [_pct(c["by_agent"][kind]["options"].get(opt, 0.0)) if kind in c["by_agent"] else "–"
+                          for kind in kinds]
+            rows.append([label if i == 0 else "", _num(c["per_game"]) if i == 0 else "", opt, *shares])
+        if len(shown) < len(opts):
+            rest = [sum(o["share"] for _, o in opts[len(shown):])] if len(kinds) == 1 else [
+                sum(share for o, share in c["by_agent"][kind]["options"].items() if o not in dict(shown))
+                if kind in c["by_agent"] else None for kind in kinds]
+            rows.append(["", "", f"({len(opts) - len(shown)} other options)",
+                         *(_pct(x) if x is not None else "–" for x in rest)])
+    tables.append({"title": f"Options chosen (the share of each option among the decisions with that label; "
+                            f"the 3 most chosen when there are more than {TOP_OPTIONS})",
+                   "columns": ["decision", "per game:", "option"] + [f"{k}:" for k in kinds] if len(kinds) > 1
+                   else ["decision", "per game:", "option", "share:"], "rows": rows, "caption": ""})
+    return tables
+
+
+def footer(summary: dict, info: dict) -> str:
+    tm = summary["time"]["game"]
+    return (f"{summary['games']} games in {info['wall']:.1f} s ({info['jobs']} job{'s' if info['jobs'] != 1 else ''}, "
+            f"{info['backend']}); {tm['mean']:.3f} s of play per game on average")
+
+
+def print_tables(summary: dict, info: dict, console) -> None:
+    from rich.table import Table
+    console.print(headline(summary, info))
+    for spec in report_tables(summary, info):
+        t = Table(title=spec["title"], title_justify="left")
+        for col in spec["columns"]:
+            right = col.endswith(":")
+            t.add_column(col.rstrip(":"), justify="right" if right else "left")
+        for r in spec["rows"]:
+            t.add_row(*r)
+        if spec["caption"]:
+            t.caption = spec["caption"]
+            t.caption_justify = "left"
+        console.print(t)
+    console.print(footer(summary, info))
+
+
+def markdown(summary: dict, info: dict) -> str:
+    """The same report as GitHub-flavoured Markdown tables."""
+    out = [headline(summary, info), ""]
+    for spec in report_tables(summary, info):
+        out.append(f"**{spec['title']}**")
+        out.append("")
+        out.append("| " + " | ".join(c.rstrip(":") for c in spec["columns"]) + " |")
+        out.append("|" + "|".join(" ---: " if c.endswith(":") else " --- " for c in spec["columns"]) + "|")
+        for r in spec["rows"]:
+            out.append("| " + " | ".join(x.replace("|", "\\|") if x else " " for x in r) + " |")
+        if spec["caption"]:
+            out.append("")
+            out.append(spec["caption"])
+        out.append("")
+    out.append(footer(summary, info))
+    return "\n".join(out) + "\n"
+
+
+def plot(summary: dict, records: list[dict], info: dict, path: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    n = info["players"]
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
+    ax = axes[0]
+    rates = [s["rate"] for s in summary["seats"]]
+    err = [[s["rate"] - s["low"] for s in summary["seats"]], [s["high"] - s["rate"] for s in summary["seats"]]]
+    ax.bar([f"P{p + 1}" for p in range(n)], rates, yerr=err, capsize=4, color="tab:blue")
+    ax.axhline(1 / n, color="grey", linestyle="--", linewidth=1, label=f"1/{n}")
+    ax.set_title("win rate per seat (95% interval)")
+    ax.set_ylim(0, 1)
+    ax.legend()
+    ax = axes[1]
+    ax.boxplot([[r["returns"][p] for r in records] for p in range(n)])
+    ax.set_xticks(range(1, n + 1), [f"P{p + 1}" for p in range(n)])
+    ax.set_title("score (returns) per seat")
+    ax = axes[2]
+    ax.hist([r["decisions"] for r in records], bins=min(30, max(5, len(records) // 5)), color="tab:green")
+    ax.set_title("game length (decisions)")
+    fig.suptitle(f"{info['title']} — {summary['games']} games, {n} players"
+                 + (f", {', '.join(info['variants'])}" if info["variants"] else "")
+                 + f"; seats {','.join(info['seats'])}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+# ── the command ─────────────────────────────────────────────────────────────
+def build_parser():
+    from .cli import _Parser, _positive, _seed
+    p = _Parser(prog="rulesrun simulate", description=USAGE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", metavar="FILE", help="the .rules file")
+    p.add_argument("--games", "-n", type=_positive, required=True, metavar="N", help="how many games to play")
+    p.add_argument("--players", "-p", type=_positive, metavar="N",
+                   help="number of players (default: the fewest the game allows)")
+    p.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
+                   help="play a named variant of the rules (repeatable)")
+    p.add_argument("--seats", metavar="SPEC",
+                   help=f"the bot at each seat, a comma list ({SEAT_HELP.replace('human, ', '')}); "
+                        f"one kind alone fills every seat (default: random)")
+    p.add_argument("--rotate", action="store_true",
+                   help="turn the seats by one place each game, so every agent plays every seat")
+    p.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
+                   help="games played at once (default: the number of CPUs)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local: a process pool (default); ray: Ray tasks (pip install 'rulesrun[ray]')")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S",
+                   help="seed of the whole run: game i is seeded from (S, i) (default: 0)")
+    p.add_argument("--json", metavar="OUT", help="write every statistic and every game's record to OUT")
+    p.add_argument("--plot", metavar="OUT.png", help="draw win rates, scores and game lengths (pip install 'rulesrun[plot]')")
+    p.add_argument("--markdown", action="store_true", help="print the tables as Markdown (for reports)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress report")
+    return p
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"rulesrun simulate: error: {message}", file=sys.stderr)
+    return code
+
+
+def _check_output(path: str, what: str) -> str | None:
+    parent = Path(path).resolve().parent
+    if not parent.is_dir():
+        return f"cannot write {what} {path}: the folder {parent} does not exist"
+    if not os.access(parent, os.W_OK):
+        return f"cannot write {what} {path}: the folder {parent} is not writable"
+    return None
+
+
+def resolve_seats(spec: str | None, players: int) -> list[str]:
+    """The seat kinds for a simulation: bots only; one kind alone fills every seat."""
+    if spec is None:
+        return ["random"] * players
+    seats = [s.strip().lower() for s in spec.split(",")]
+    if len(seats) == 1 and players > 1:
+        seats = seats * players
+    if len(seats) != players:
+        raise ValueError(f"--seats names {len(seats)} seats but the game has {players} players; give one bot "
+                         f"per player, like {','.join(['ismcts:100'] + ['random'] * (players - 1))}, or one for all")
+    for p, s in enumerate(seats):
+        if not s:
+            raise ValueError(f"--seats has an empty entry for seat {p + 1}; give one bot per player, like "
+                             f"{','.join(['random'] * players)}")
+        name, _ = parse_kind(s)
+        if name == "human":
+            raise ValueError(f"simulate plays bots only, but seat {p + 1} is 'human'; use random, greedy or ismcts")
+    return seats
+
+
+class _Progress:
+    """A rich progress bar on a terminal; otherwise a plain line every tenth of the games."""
+
+    def __init__(self, total: int, quiet: bool):
+        self.total = total
+        self.bar = None
+        self.quiet = quiet
+        self.next = 0
+        if quiet:
+            return
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                       TimeRemainingColumn)
+            self.bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+            self.task = self.bar.add_task("games", total=total)
+
+    def __enter__(self):
+        if self.bar:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.bar:
+            self.bar.stop()
+
+    def __call__(self, done: int) -> None:
+        if self.quiet:
+            return
+        if self.bar:
+            self.bar.update(self.task, completed=done)
+        elif done >= self.next or done == self.total:
+            print(f"simulating: {done}/{self.total} games", file=sys.stderr, flush=True)
+            self.next = done + max(1, self.total // 10)
+
+
+def main(argv: list[str]) -> int:
+    """``rulesrun simulate ...``; returns the exit code. Errors in the rules file are raised as
+    ``RulesError`` for the caller (``cli.main``) to print."""
+    args = build_parser().parse_args(argv)
+    from .engine import load_game
+    game = load_game(args.file, players=args.players, variants=tuple(args.variant))
+    n = game.players
+    try:
+        seats = resolve_seats(args.seats, n)
+    except ValueError as e:
+        return _fail(str(e))
+    if args.backend == "ray" and not ray_available():
+        return _fail("--backend ray needs Ray, which is not installed; install the extra: pip install 'rulesrun[ray]'", 1)
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            return _fail("--plot needs matplotlib, which is not installed; install the extra: "
+                         "pip install 'rulesrun[plot]'", 1)
+    for path, what in ((args.json, "the JSON to"), (args.plot, "the plot to")):
+        if path:
+            problem = _check_output(path, what)
+            if problem:
+                return _fail(problem, 1)
+    jobs = args.jobs or os.cpu_count() or 1
+    spec = {"path": str(args.file), "text": Path(args.file).read_text(encoding="utf-8"), "players": n,
+            "variants": list(game.variants), "seats": seats, "seed": args.seed, "rotate": args.rotate}
+    started = time.perf_counter()
+    with _Progress(args.games, args.quiet) as progress:
+        try:
+            records = run_games(spec, args.games, jobs=jobs, backend=args.backend, progress=progress)
+        except MissingExtra as e:
+            return _fail(str(e), 1)
+    wall = time.perf_counter() - started
+    summary = summarise(records, n)
+    info = {"title": game.title, "file": str(args.file), "players": n, "variants": list(game.variants),
+            "seats": seats, "rotate": args.rotate, "seed": args.seed, "games": args.games, "jobs": jobs,
+            "backend": args.backend, "wall": wall}
+    from rich.console import Console
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    if args.markdown:
+        sys.stdout.write(markdown(summary, info))
+        sys.stdout.flush()
+    else:
+        print_tables(summary, info, console)
+    if args.json:
+        out = {"format": FORMAT, "command": ["rulesrun", "simulate"] + list(argv),
+               "game": game.title, "file": str(args.file), "players": n, "variants": list(game.variants),
+               "seats": seats, "rotate": args.rotate, "seed": args.seed, "games": args.games, "jobs": jobs,
+               "backend": args.backend, "wall_seconds": wall, "summary": summary, "records": records}
+        try:
+            Path(args.json).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+        except OSError as e:
+            return _fail(f"cannot write the JSON to {args.json}: {e.strerror or e}", 1)
+        if not args.quiet:
+            print(f"wrote {args.json}", file=sys.stderr)
+    if args.plot:
+        try:
+            plot(summary, records, info, args.plot)
+        except OSError as e:
+            return _fail(f"cannot write the plot to {args.plot}: {e.strerror or e}", 1)
+        if not args.quiet:
+            print(f"wrote {args.plot}", file=sys.stderr)
+    return 0
