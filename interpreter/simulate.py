@@ -300,7 +300,11 @@ def summarise(records: list[dict], players: int) -> dict:
                                             for o, _ in by_agent[kind][label].most_common()}}
                          for kind in kinds if label in by_agent.get(kind, {})},
         }
-    return {"games": games, "fair_share": 1 / n, "shared_wins": shared, "seats": seats, "agents": agents,
+    # what each seat would win if the seats were alike: 1/n, raised by shared wins (each counts for every winner)
+    fair = sum(s["wins"] for s in seats) / (n * games) if games else 1 / n
+    for s in seats:
+        s["vs_fair"] = "above" if s["low"] > fair else "below" if s["high"] < fair else "within"
+    return {"games": games, "fair_share": fair, "shared_wins": shared, "seats": seats, "agents": agents,
             "length": length, "state": state, "player_state": player_state, "zones": zones,
             "choices": choice_out,
             "time": {"game": describe(r["time"]["game"] for r in records)}}
@@ -333,6 +337,8 @@ def report_tables(summary: dict, info: dict) -> list[dict]:
     stats = ("mean", "sd", "min", "q1", "median", "q3", "max")
     tables = []
     rows = []
+    above = [f"Player {s['seat']}" for s in summary["seats"] if s["vs_fair"] == "above"]
+    below = [f"Player {s['seat']}" for s in summary["seats"] if s["vs_fair"] == "below"]
     for s in summary["seats"]:
         sc = s["score"]
         agent = ", ".join(s["agents"]) if len(s["agents"]) <= 2 else "rotated"
@@ -341,8 +347,12 @@ def report_tables(summary: dict, info: dict) -> list[dict]:
     tables.append({"title": "Wins per seat (95% Wilson interval; a shared win counts for every winner)",
                    "columns": ["seat", "agent", "wins:", "win rate:", "95% interval:"] + [f"{k}:" for k in stats],
                    "rows": rows,
-                   "caption": (f"score = returns(); fair share 1/{n} = {_pct(summary['fair_share'])}; "
-                               f"{summary['shared_wins']} of {summary['games']} games had a shared win")})
+                   "caption": (f"score = returns(); {summary['shared_wins']} of {summary['games']} games had a "
+                               f"shared win, so a seat's fair share is {_pct(summary['fair_share'])} (1/{n} = "
+                               f"{_pct(1 / n)} without shared wins); "
+                               + "; ".join([f"interval above it: {', '.join(above)}"] * bool(above)
+                                           + [f"below it: {', '.join(below)}"] * bool(below)
+                                           or ["no seat's interval leaves it out"]))})
     if len(summary["agents"]) > 1 or info["rotate"]:
         rows = [[kind, str(a["seats"]), str(a["wins"]), _pct(a["rate"]), f"{_pct(a['low'])} – {_pct(a['high'])}",
                  _num(a["score"]["mean"]), f"{a['seconds_per_move']:.4f}"] for kind, a in summary["agents"].items()]

@@ -237,7 +237,7 @@ def test_rewards_are_in_0_1_and_follow_the_winners():
 STRENGTH = {
     "magic_shop": {"players": 5, "seat": "ismcts:30", "games": 16},
     "gachapon": {"players": 4, "seat": "ismcts:8", "games": 12},
-    "magi": {"players": 8, "seat": "ismcts:8", "games": 10},
+    "magi": {"players": 8, "seat": "ismcts:12", "games": 10},
 }
 DEFAULT = {"players": None, "seat": "ismcts:10", "games": 12}
 ALPHA = 0.01
@@ -281,6 +281,7 @@ def test_ismcts_beats_random_significantly(path):
     p = rank_test_p(ranks, n)
     low, _ = wilson(sole, len(records))
     summary = f"{path.stem}, {n} players, {cfg['seat']}: ranks {ranks}, sole wins {sole}/{len(records)}, p = {p:.2g}"
+    print(summary)
     assert p < ALPHA, summary
     assert low > 1 / n, summary
 

@@ -77,7 +77,7 @@ def test_table_and_json_report_everything(tmp_path, capsys):
     assert code == 0, text.err
     assert text.err == ""                                    # --quiet: no progress
     for words in ("The Magic Shop: 8 games, 4 players; seats greedy,random,random,random; seed 3",
-                  "Wins per seat", "95% interval", "Player 4", "fair share 1/4 = 25.0%", "Wins per agent",
+                  "Wins per seat", "95% interval", "Player 4", "fair share", "1/4 = 25.0%", "Wins per agent",
                   "decisions", "round (at the end)", "vp of a player (at the end)", "size of a hand",
                   "Options chosen", "use", "Invisible", "place it", "face up"):
         assert words in text.out, words
@@ -90,6 +90,8 @@ def test_table_and_json_report_everything(tmp_path, capsys):
     seat = s["seats"][0]
     assert set(seat) >= {"seat", "wins", "games", "rate", "low", "high", "agents", "score"}
     assert seat["low"] <= seat["rate"] <= seat["high"]
+    assert s["fair_share"] == pytest.approx(sum(x["wins"] for x in s["seats"]) / 32)
+    assert seat["vs_fair"] in ("above", "within", "below")
     assert set(seat["score"]) == {"n", "mean", "sd", "min", "q1", "median", "q3", "max"}
     assert s["agents"]["random"]["seats"] == 24 and s["agents"]["greedy"]["seats"] == 8
     assert s["state"]["round"]["final"]["mean"] == 3
