@@ -23,7 +23,7 @@ import time
 
 from dsl import RulesRuntimeError
 
-from .observe import resample, visible_cards
+from .observe import announced_cards, resample, visible_cards
 
 DEFAULT_ITERATIONS = 200
 EXPLORATION = 0.7          # UCB's constant; rewards are in [0, 1]
@@ -71,21 +71,9 @@ class Memory:
 
 
 def _announced_since(state, since) -> set[int] | None:
-    """The cards named in announcements made after ``since`` (an earlier ``state.ann``), or None if
-    ``since`` is not part of this state's log (a state read back from JSON, say)."""
-    prog = state._prog
-    out: set[int] = set()
-    node = state.ann
-    while node is not since:
-        if node is None:
-            return None
-        node, (tid, vals) = node
-        for t, v in zip(prog.templates[tid].types, vals):
-            if t == "card" and v is not None:
-                out.add(v)
-            elif t == "list:card":
-                out.update(v)
-    return out
+    """The cards named in announcements made after ``since``, or None if ``since`` is not part of
+    this state's log (a state read back from JSON, say)."""
+    return announced_cards(state, since, strict=True)
 
 
 def determinise(state, seat: int, rng: random.Random, known) -> object:

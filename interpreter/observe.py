@@ -127,13 +127,16 @@ def visible_cards(state, seat: int) -> set[int]:
     return out
 
 
-def announced_cards(state, since=None) -> set[int]:
+def announced_cards(state, since=None, strict: bool = False) -> set[int] | None:
     """The cards named in the announcements so far (announcements are public); with ``since`` (an
-    earlier ``state.ann``), only in those made after it."""
+    earlier ``state.ann``), only in those made after it. With ``strict``, None when ``since`` is not
+    part of this state's log (a state read back from JSON, say)."""
     prog = state._prog
     out: set[int] = set()
     node = state.ann
-    while node is not None and node is not since:
+    while node is not since:
+        if node is None:
+            return None if strict and since is not None else out
         node, (tid, vals) = node
         for t, v in zip(prog.templates[tid].types, vals):
             if t == "card" and v is not None:
