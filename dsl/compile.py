@@ -1,22 +1,22 @@
 """Check and compile a parsed rules file into a ``Program``.
 
-One pass does both: every expression is resolved and type-checked as it is turned into a Python
-closure ``f(S, L)`` (S: the state, L: the current frame's locals), and every procedure becomes a
-flat list of step closures with explicit jumps — the state machine the engine runs. Procedures and
-``define`` functions take untyped parameters; each is compiled once per list of argument types it
-is called with, so every call is checked against real types.
+One pass does both: every expression is resolved and type-checked as it is written out as Python
+source, and every procedure becomes the source of one Python function (see ``dsl.codegen``): a
+resumable one, cut into labelled blocks at each decision and call, which the engine runs as a state
+machine over explicit frames; or a plain one, for procedures that never stop the game. Procedures
+and ``define`` functions take untyped parameters; each is compiled once per list of argument types
+it is called with, so every call is checked against real types.
 """
 from __future__ import annotations
 
 import contextlib
-import itertools
 from typing import Any, Callable
 
 from . import ast as A
 from . import types as T
 from .errors import Pos, RulesError, RulesRuntimeError, did_you_mean
-from .program import (CONTINUE, STOP, SWITCH, Decision, Program, Template, VarInfo, ZoneInfo, deal,
-                      fail, fail_no_options, move_card, move_zone, shuffle_zone)
+from .codegen import Emitter, Namespace, _value_key
+from .program import Decision, Program, Template, VarInfo, ZoneInfo
 
 Fn = Callable[[Any, list], Any]
 
@@ -37,11 +37,21 @@ AGGREGATES = ("sum", "count", "any", "all", "max", "min")
 
 
 class Scope:
-    """The locals of one procedure or function: a flat list of slots."""
+    """The locals of one procedure or function: a flat list of slots. In mode "L" a slot is an item
+    of the frame's locals list (``L[3]``), which survives a decision; in mode "py" it is a Python
+    local (``v3``). Temporary bindings (a loop variable inside an expression) are Python names
+    (``_t3``) either way."""
 
-    def __init__(self):
+    def __init__(self, mode: str = "L"):
         self.slots: dict[str, tuple[int, str]] = {}
         self.n = 0
+        self.mode = mode
+        self.temps: set[int] = set()
+
+    def ref(self, slot: int) -> str:
+        if slot in self.temps:
+            return f"_t{slot}"
+        return f"L[{slot}]" if self.mode == "L" else f"v{slot}"
 
     def lookup(self, name):
         return self.slots.get(name)
@@ -63,6 +73,7 @@ class Scope:
         """A temporary binding (a loop variable inside an expression); undo with pop()."""
         saved = self.slots.get(name)
         self.slots[name] = (self.n, typ)
+        self.temps.add(self.n)
         self.n += 1
         return self.n - 1, saved
 
@@ -97,10 +108,12 @@ class Compiler:
         self.define_cache: dict = {}
         self.proc_decls: dict[str, A.ProcDecl] = {}
         self.proc_index: dict = {}
-        self.procs: list[list] = []
-        self.proc_pos: list[list] = []
+        self.gen = Namespace(rules.path)
+        self.procs: list = []            # resumable procedures' functions, by frame index
         self.proc_names: list[str] = []
         self.proc_nslots: list[int] = []
+        self.proc_pad: list[list] = []   # the None locals a new frame of each starts with
+        self.resumable: set[str] = set()
         self.decisions: list[Decision] = []
         self.templates: list[Template] = []
         self.called: set[str] = set()
@@ -162,7 +175,8 @@ class Compiler:
         if flow is None:
             self.err("the rules have no 'flow:' block, so the game never starts", None,
                      "add 'flow:' with the game's rounds and turns")
-        self._proc_body("flow", (), (), flow.body, flow.pos)
+        self.resumable = self._find_resumable()
+        self._proc_body("flow", (), (), flow.body, flow.pos, resumable=True)
 
         score = None
         sd = first("ScoreDecl")
@@ -178,11 +192,9 @@ class Compiler:
             winner_keys.append((1, score))
         invariants = []
         for inv in by_type.get("InvariantDecl", []):
-            scope = Scope()
-            fn, t = self.expr(inv.expr, scope)
+            src, t = self.expr(inv.expr, Scope("py"))
             self._expect(t, T.BOOL, inv.expr.pos, "an invariant")
-            n = scope.n
-            invariants.append((inv.text, (lambda fn, n: lambda S: fn(S, [None] * n))(fn, n)))
+            invariants.append((inv.text, self.gen.lambda_("S", src, inv.expr.pos, f"invariant {inv.text!r}")))
 
         for name, p in self.proc_decls.items():
             if name not in self.called:
@@ -195,7 +207,7 @@ class Compiler:
             globals=[v for _, v in sorted(self.globals.values(), key=lambda x: x[0])],
             player_vars=[v for _, v in sorted(self.pvars.values(), key=lambda x: x[0])],
             card_vars=[v for _, v in sorted(self.cvars.values(), key=lambda x: x[0])],
-            procs=self.procs, proc_pos=self.proc_pos, proc_names=self.proc_names, proc_nslots=self.proc_nslots,
+            procs=self.procs, code=self.gen, proc_names=self.proc_names, proc_nslots=self.proc_nslots,
             decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
             invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
             min_players=pl.low, max_players=pl.high)
@@ -274,8 +286,12 @@ class Compiler:
     def _value(self, e: A.Expr):
         """Work out an expression before the game starts: (value, type)."""
         scope = Scope()
-        fn, t = self._const_expr(e, scope)
-        return self._run_const(fn, [None] * scope.n, e.pos), t
+        src, t = self._const_expr(e, scope)
+        return self._run_const(self._fn(src, e.pos), [None] * scope.n, e.pos), t
+
+    def _fn(self, src: str, pos) -> Callable:
+        """An expression's source as a function f(S, L)."""
+        return self.gen.lambda_("S, L", src, pos, "a value worked out before the game")
 
     def _run_const(self, fn, L, pos):
         try:
@@ -325,7 +341,8 @@ class Compiler:
         if cd.shown is not None:
             scope = Scope()
             slots = {name: scope.bind(name, t, cd.shown.pos, self) for name, t in self.attrs.items()}
-            fn, _ = self._const_expr(cd.shown, scope)
+            src, _ = self._const_expr(cd.shown, scope)
+            fn = self._fn(src, cd.shown.pos)
             for r in records:
                 L = [None] * scope.n
                 for name, slot in slots.items():
@@ -340,22 +357,23 @@ class Compiler:
         out = []
         binders = []
         for name, source in e.binders:
-            fn, et = self._source(source, scope, const=True)
+            src, et, _ = self._source(source, scope, const=True)
             slot = scope.bind(name, et, source.pos, self)
-            binders.append((name, fn, slot, source.pos))
+            binders.append((name, self._fn(src, source.pos), slot, source.pos))
         cond = None
         if e.cond is not None:
-            cond, t = self._const_expr(e.cond, scope)
+            src, t = self._const_expr(e.cond, scope)
             self._expect(t, T.BOOL, e.cond.pos, "a card condition")
+            cond = self._fn(src, e.cond.pos)
         fields = []
         if e.fields is not None:
             for name, fe, fpos in e.fields:
                 if name not in self.attrs:
                     self.err(f"cards have no attribute '{name}'", fpos,
                              did_you_mean(name, self.attrs) or "declare it at the top of the cards block")
-                fn, t = self._const_expr(fe, scope)
+                src, t = self._const_expr(fe, scope)
                 self._expect(t, self.attrs[name], fe.pos, f"attribute '{name}'")
-                fields.append((name, fn))
+                fields.append((name, self._fn(src, fe.pos)))
             given = {f[0] for f in fields}
             for name, _, slot, pos in binders:  # 'for colour in Colour' fills the colour attribute
                 if name in self.attrs and name not in given:
@@ -437,17 +455,12 @@ class Compiler:
         return None
 
     def _player_fn(self, var: str, e: A.Expr, want: str, what: str):
-        scope = Scope()
+        """f(S, p): an expression about one player, such as the score."""
+        scope = Scope("py")
         slot = scope.bind(var, T.PLAYER, e.pos, self)
-        fn, t = self.expr(e, scope)
+        src, t = self.expr(e, scope)
         self._expect(t, want, e.pos, what)
-        n = scope.n
-
-        def f(S, p):
-            L = [None] * n
-            L[slot] = p
-            return fn(S, L)
-        return f
+        return self.gen.lambda_(f"S, {scope.ref(slot)}", src, e.pos, what)
 
     # ── helpers ────────────────────────────────────────────────────────────
     def _expect(self, got: str, want: str, pos: Pos, what: str):
@@ -471,93 +484,93 @@ class Compiler:
         return lambda v: "none" if v is None else str(v)
 
     # ── expressions ────────────────────────────────────────────────────────
-    def expr(self, e: A.Expr, scope: Scope) -> tuple[Fn, str]:
+    # Each expression becomes Python source (a string) and its type. The source reads the state
+    # through ``S``, locals through the scope's names (``L[3]`` or ``v3``), and values known when
+    # compiling through constants of the namespace.
+    def expr(self, e: A.Expr, scope: Scope) -> tuple[str, str]:
         method = getattr(self, "_e_" + type(e).__name__, None)
         if method is None:
             self.err("this kind of expression is not allowed here", e.pos)
         return method(e, scope)
 
-    def num(self, e: A.Expr, scope: Scope, what: str) -> Fn:
+    def num(self, e: A.Expr, scope: Scope, what: str) -> str:
         """An expression used as a number; a bare 'players' counts the players."""
         if isinstance(e, A.Players) and e.start is None:
-            n = self.N
-            return lambda S, L: n
-        fn, t = self.expr(e, scope)
+            return repr(self.N)
+        src, t = self.expr(e, scope)
         self._expect(t, T.NUMBER, e.pos, what)
-        return fn
+        return src
+
+    def k(self, value) -> str:
+        return self.gen.const(value)
 
     def _e_Num(self, e, scope):
-        v = e.value
-        return (lambda S, L: v), T.NUMBER
+        return repr(e.value), T.NUMBER
 
     def _e_Bool(self, e, scope):
-        v = e.value
-        return (lambda S, L: v), T.BOOL
+        return repr(bool(e.value)), T.BOOL
 
     def _e_NoneLit(self, e, scope):
-        return (lambda S, L: None), T.NONE
+        return "None", T.NONE
 
-    def _e_Str(self, e, scope):
+    def _text(self, parts_in, scope):
+        """The parts of a text with {expressions}: (literal str | (source, display, type))."""
         parts = []
-        for p in e.parts:
+        for p in parts_in:
             if isinstance(p, str):
                 parts.append(p)
             else:
-                fn, t = self.expr(p, scope)
-                parts.append((fn, self.display(t)))
-        if all(isinstance(p, str) for p in parts):
-            s = "".join(parts)
-            return (lambda S, L: s), T.TEXT
+                src, t = self.expr(p, scope)
+                parts.append((src, self.display(t), t))
+        return parts
 
-        def f(S, L):
-            return "".join(p if isinstance(p, str) else p[1](p[0](S, L)) for p in parts)
-        return f, T.TEXT
+    def _e_Str(self, e, scope):
+        parts = self._text(e.parts, scope)
+        if all(isinstance(p, str) for p in parts):
+            return repr("".join(parts)), T.TEXT
+        out = [repr(p) if isinstance(p, str) else f"{self.k(p[1])}({p[0]})" for p in parts]
+        return "(" + " + ".join(out) + ")", T.TEXT
 
     def _e_PlayerLit(self, e, scope):
         if e.number > self.N:
             self.err(f"there is no player {e.number} with {self.N} players", e.pos)
-        v = e.number - 1
-        return (lambda S, L: v), T.PLAYER
+        return repr(e.number - 1), T.PLAYER
 
     def _e_Players(self, e, scope):
         n = self.N
         if e.start is None:
-            seats = list(range(n))
-            return (lambda S, L: seats), T.list_of(T.PLAYER)
-        fn, t = self.expr(e.start, scope)
+            return self.k(list(range(n))), T.list_of(T.PLAYER)
+        src, t = self.expr(e.start, scope)
         if t != T.PLAYER:
             self.err(f"'players from' needs a player, but this is a {T.describe(t)}", e.start.pos)
-        return (lambda S, L: [(s + i) % n for s in (fn(S, L),) for i in range(n)]), T.list_of(T.PLAYER)
+        table = [[(s + i) % n for i in range(n)] for s in range(n)]
+        return f"{self.k(table)}[{src}]", T.list_of(T.PLAYER)
 
     def _e_EveryCard(self, e, scope):
         if not self.card_names:
             self.err("'every card' is not known yet: the cards are made after the constants", e.pos,
                      "use it inside procedures, functions or invariants")
-        cards = list(range(len(self.card_names)))
-        return (lambda S, L: cards), T.list_of(T.CARD)
+        return self.k(list(range(len(self.card_names)))), T.list_of(T.CARD)
 
     def _e_Name(self, e, scope):
         name = e.id
         hit = scope.lookup(name)
         if hit is not None:
             slot, t = hit
-            return (lambda S, L: L[slot]), t
+            return scope.ref(slot), t
         if name in self.consts:
             v, t = self.consts[name]
-            return (lambda S, L: v), t
+            return self.k(v), t
         if name in self.enum_values:
-            return (lambda S, L: name), T.enum(self.enum_values[name])
+            return repr(name), T.enum(self.enum_values[name])
         if name in self.kinds:
-            values = list(self.kinds[name])
-            return (lambda S, L: values), T.list_of(T.enum(name))
+            return self.k(list(self.kinds[name])), T.list_of(T.enum(name))
         if name in self.globals:
             self._no_state(e)
-            i = self.globals[name][0]
-            return (lambda S, L: S.g[i]), self.globals[name][1].type
+            return f"S.g[{self.globals[name][0]}]", self.globals[name][1].type
         if name in self.zone_index:
             self._no_state(e)
-            zi = self.zone_index[name]
-            return (lambda S, L: zi), T.ZONE
+            return repr(self.zone_index[name]), T.ZONE
         if name in self.families:
             self.err(f"'{name}' is a per-player zone: say whose", e.pos, f"write p.{name} for player p's {name}")
         if name in self.pvars:
@@ -577,17 +590,16 @@ class Compiler:
             self.err("this value must be known before the game starts, but it depends on the game state", e.pos)
 
     def _e_Attr(self, e, scope):
-        ofn, ot = self.expr(e.obj, scope)
+        osrc, ot = self.expr(e.obj, scope)
         name = e.name
         if ot == T.PLAYER:
             if name in self.pvars:
                 self._no_state(e)
                 i, info = self.pvars[name]
-                return (lambda S, L: S.pv[i][ofn(S, L)]), info.type
+                return f"S.pv[{i}][{osrc}]", info.type
             if name in self.families:
                 self._no_state(e)
-                base = self.families[name]
-                return (lambda S, L: base + ofn(S, L)), T.ZONE
+                return f"({self.families[name]} + {osrc})", T.ZONE
             self.err(f"players have no '{name}'", e.name_pos or e.pos,
                      did_you_mean(name, list(self.pvars) + list(self.families)) or
                      "declare it with 'player state' or 'zone ... per player'")
@@ -596,161 +608,116 @@ class Compiler:
                 table = self.card_attrs.get(name)
                 if table is None:  # inside the cards block itself
                     self.err("card attributes cannot be read while the cards are being made", e.pos)
-                return (lambda S, L: table[ofn(S, L)]), self.attrs[name]
+                return f"{self.k(table)}[{osrc}]", self.attrs[name]
             if name in self.cvars:
                 self._no_state(e)
                 i, info = self.cvars[name]
-                return (lambda S, L: S.cv[i][ofn(S, L)]), info.type
+                return f"S.cv[{i}][{osrc}]", info.type
             self.err(f"cards have no '{name}'", e.name_pos or e.pos,
                      did_you_mean(name, list(self.attrs) + list(self.cvars)) or
                      (f"'{name}' belongs to players: write p.{name} for a player p"
                       if name in self.pvars or name in self.families else None))
         self.err(f"a {T.describe(ot)} has no attributes, so '.{name}' means nothing here", e.pos)
 
-    def _source(self, e: A.Expr, scope: Scope, const: bool = False) -> tuple[Fn, str]:
-        """Something to choose from or loop over: a zone, a list, a kind, or a range 'a to b'."""
+    def _source(self, e: A.Expr, scope: Scope, const: bool = False) -> tuple[str, str, bool]:
+        """Something to choose from or loop over: a zone, a list, a kind, or a range 'a to b'.
+        Gives (source, item type, whether it is a zone's own list, which moves may change)."""
         if isinstance(e, A.Range):
             lo = self.num(e.low, scope, "a range's start")
             hi = self.num(e.high, scope, "a range's end")
-            return (lambda S, L: list(range(lo(S, L), hi(S, L) + 1))), T.NUMBER
-        fn, t = (self._const_expr(e, scope) if const else self.expr(e, scope))
+            return f"list(range({lo}, ({hi}) + 1))", T.NUMBER, False
+        src, t = (self._const_expr(e, scope) if const else self.expr(e, scope))
         if t == T.ZONE:
-            return (lambda S, L: S.z[fn(S, L)]), T.CARD
+            return f"S.z[{src}]", T.CARD, True
         if T.is_list(t):
-            return fn, T.elem(t)
+            return src, T.elem(t), False
         self.err(f"cannot take items from a {T.describe(t)}", e.pos,
                  "give a zone, a list, a kind, or a range like 0 to 8")
 
     def _e_Range(self, e, scope):
-        fn, t = self._source(e, scope)
-        return fn, T.list_of(t)
+        src, t, _ = self._source(e, scope)
+        return src, T.list_of(t)
 
     def _e_ListLit(self, e, scope):
-        fns, t = [], "none"
+        srcs, t = [], "none"
         for item in e.items:
-            fn, it = self.expr(item, scope)
+            src, it = self.expr(item, scope)
             j = T.join(t, it) if t != "none" else it
             if j is None:
                 self.err(f"a list holds items of one type; this is a {T.describe(it)} among {T.describe(t)}s", item.pos)
             t = j
-            fns.append(fn)
-        return (lambda S, L: [f(S, L) for f in fns]), T.list_of(t)
+            srcs.append(src)
+        return "[" + ", ".join(srcs) + "]", T.list_of(t)
 
     def _bind_loop(self, var, source, cond, scope, body=None):
-        src, et = self._source(source, scope)
+        """(source, item type, loop variable name, condition source or None, (body source, type) or None)"""
+        src, et, _ = self._source(source, scope)
         slot, saved = scope.push(var, et)
-        cfn = None
+        csrc = None
         if cond is not None:
-            cfn, ct = self.expr(cond, scope)
+            csrc, ct = self.expr(cond, scope)
             self._expect(ct, T.BOOL, cond.pos, "a 'where' condition")
         extra = None
         if body is not None:
             extra = self.expr(body, scope)
         scope.pop(var, saved)
-        return src, et, slot, cfn, extra
+        return src, et, scope.ref(slot), csrc, extra
+
+    @staticmethod
+    def _comp(what, var, src, cond):
+        return f"[{what} for {var} in {src}" + (f" if {cond}]" if cond is not None else "]")
 
     def _e_ListComp(self, e, scope):
-        src, et, slot, cfn, (efn, t) = self._bind_loop(e.var, e.source, e.cond, scope, e.expr)
-
-        def f(S, L):
-            out = []
-            for v in src(S, L):
-                L[slot] = v
-                if cfn is None or cfn(S, L):
-                    out.append(efn(S, L))
-            return out
-        return f, T.list_of(t)
+        src, et, var, cond, (body, t) = self._bind_loop(e.var, e.source, e.cond, scope, e.expr)
+        return self._comp(body, var, src, cond), T.list_of(t)
 
     def _e_Aggregate(self, e, scope):
         func = e.func
         if func not in AGGREGATES:
             self.err(f"'{func}(... for ... in ...)' is not an aggregate", e.pos,
                      "the aggregates are " + ", ".join(AGGREGATES))
-        src, et, slot, cfn, extra = self._bind_loop(e.var, e.source, e.cond, scope, e.expr)
-        efn, t = extra if extra else (None, None)
+        src, et, var, cond, extra = self._bind_loop(e.var, e.source, e.cond, scope, e.expr)
+        body, t = extra if extra else (None, None)
         if func in ("sum", "max", "min"):
-            if efn is None:
+            if body is None:
                 if et != T.NUMBER:
                     self.err(f"{func}(...) needs numbers", e.pos, f"write {func}(x.points for x in ...)")
-                efn, t = (lambda S, L: L[slot]), T.NUMBER
+                body, t = var, T.NUMBER
             self._expect(t, T.NUMBER, (e.expr or e).pos, f"what {func}(...) adds up")
         elif func in ("any", "all"):
-            if efn is not None:
+            if body is not None:
                 self._expect(t, T.BOOL, e.expr.pos, f"what {func}(...) tests")
-            elif cfn is None:
+            elif cond is None:
                 self.err(f"{func}(...) needs a condition", e.pos, f"write {func}(x in ... where ...)")
-        elif func == "count" and efn is not None:
+        elif func == "count" and body is not None:
             self.err("count(...) counts items", e.pos, "write count(x in ... where ...)")
 
         if func == "count":
-            def f(S, L):
-                n = 0
-                for v in src(S, L):
-                    L[slot] = v
-                    if cfn is None or cfn(S, L):
-                        n += 1
-                return n
-            return f, T.NUMBER
+            if cond is None:
+                return f"len({src})", T.NUMBER
+            return f"len({self._comp('None', var, src, cond)})", T.NUMBER
         if func in ("any", "all"):
-            test = efn if efn is not None else cfn
-            filt = cfn if efn is not None else None
-            want = func == "any"
-
-            def f(S, L):
-                for v in src(S, L):
-                    L[slot] = v
-                    if filt is not None and not filt(S, L):
-                        continue
-                    if bool(test(S, L)) == want:
-                        return want
-                return not want
-            return f, T.BOOL
+            test, filt = (body, cond) if body is not None else (cond, None)
+            gen = f"({test} for {var} in {src}" + (f" if {filt})" if filt is not None else ")")
+            return f"{func}{gen}", T.BOOL
         if func == "sum":
-            def f(S, L):
-                total = 0
-                for v in src(S, L):
-                    L[slot] = v
-                    if cfn is None or cfn(S, L):
-                        total += efn(S, L)
-                return total
-            return f, T.NUMBER
-        pick = max if func == "max" else min
-        pos = e.pos
-
-        def f(S, L):
-            vals = []
-            for v in src(S, L):
-                L[slot] = v
-                if cfn is None or cfn(S, L):
-                    vals.append(efn(S, L))
-            if not vals:
-                fail(f"{func}(...) of nothing", pos)
-            return pick(vals)
-        return f, T.NUMBER
+            return f"sum({self._comp(body, var, src, cond)})", T.NUMBER
+        return f"_pick({func}, {self._comp(body, var, src, cond)}, {func!r}, {self.k(e.pos)})", T.NUMBER
 
     def _e_Best(self, e, scope):
-        src, et, slot, cfn, _ = self._bind_loop(e.var, e.source, e.cond, scope)
+        src, et, var, cond, _ = self._bind_loop(e.var, e.source, e.cond, scope)
         slot2, saved = scope.push(e.var, et)
         keys = []
         for k in e.keys:
-            kfn, kt = self.expr(k, scope)
+            ksrc, kt = self.expr(k, scope)
             self._expect(kt, T.NUMBER, k.pos, f"what '{e.kind}' compares")
-            keys.append(kfn)
+            keys.append(ksrc)
         scope.pop(e.var, saved)
-        sign = 1 if e.kind == "highest" else -1
-
-        def f(S, L):
-            best, best_key = None, None
-            for v in list(src(S, L)):
-                L[slot] = v
-                if cfn is not None and not cfn(S, L):
-                    continue
-                L[slot2] = v
-                key = tuple(sign * k(S, L) for k in keys)
-                if best_key is None or key > best_key:
-                    best, best_key = v, key
-            return best
-        return f, et
+        var2 = scope.ref(slot2)
+        key = keys[0] if len(keys) == 1 else "(" + ", ".join(keys) + ",)"
+        pick = "max" if e.kind == "highest" else "min"    # both give the first of equals
+        items = src if cond is None else self._comp(var, var, src, cond)
+        return f"{pick}({items}, key=lambda {var2}: {key}, default=None)", et
 
     def _e_Ternary(self, e, scope):
         c, ct = self.expr(e.cond, scope)
@@ -760,21 +727,19 @@ class Compiler:
         t = T.join(at, bt)
         if t is None:
             self.err(f"both sides of 'if ... else' must be of one type, not {T.describe(at)} and {T.describe(bt)}", e.pos)
-        return (lambda S, L: a(S, L) if c(S, L) else b(S, L)), t
+        return f"({a} if {c} else {b})", t
 
     def _e_BoolOp(self, e, scope):
         a, at = self.expr(e.left, scope)
         b, bt = self.expr(e.right, scope)
         self._expect(at, T.BOOL, e.left.pos, f"each side of '{e.op}'")
         self._expect(bt, T.BOOL, e.right.pos, f"each side of '{e.op}'")
-        if e.op == "and":
-            return (lambda S, L: a(S, L) and b(S, L)), T.BOOL
-        return (lambda S, L: a(S, L) or b(S, L)), T.BOOL
+        return f"({a} {'and' if e.op == 'and' else 'or'} {b})", T.BOOL
 
     def _e_Not(self, e, scope):
         a, at = self.expr(e.operand, scope)
         self._expect(at, T.BOOL, e.operand.pos, "what 'not' negates")
-        return (lambda S, L: not a(S, L)), T.BOOL
+        return f"(not {a})", T.BOOL
 
     def _e_Compare(self, e, scope):
         op = e.op
@@ -783,16 +748,14 @@ class Compiler:
             b, bt = self.expr(e.right, scope)
             if bt == T.ZONE:
                 bt2 = T.list_of(T.CARD)
-                b = (lambda g: lambda S, L: S.z[g(S, L)])(b)
+                b = f"S.z[{b}]"
             else:
                 bt2 = bt
             if not T.is_list(bt2):
                 self.err(f"'{op}' needs a list or a zone on its right, not a {T.describe(bt)}", e.right.pos)
             if not T.compatible(at, T.elem(bt2)) and bt2 != "list:none":
                 self.err(f"a {T.describe(at)} is never in a {T.describe(bt2)}", e.pos)
-            if op == "in":
-                return (lambda S, L: a(S, L) in b(S, L)), T.BOOL
-            return (lambda S, L: a(S, L) not in b(S, L)), T.BOOL
+            return f"({a} {op} {b})", T.BOOL
         # 'players' next to a number means how many players there are
         if isinstance(e.left, A.Players) and e.left.start is None or \
                 isinstance(e.right, A.Players) and e.right.start is None:
@@ -805,14 +768,12 @@ class Compiler:
         if op in ("==", "!="):
             if not T.compatible(at, bt):
                 self.err(f"a {T.describe(at)} is never equal to a {T.describe(bt)}", e.pos)
-            if op == "==":
-                return (lambda S, L: a(S, L) == b(S, L)), T.BOOL
-            return (lambda S, L: a(S, L) != b(S, L)), T.BOOL
+            return f"({a} {op} {b})", T.BOOL
         self._expect(at, T.NUMBER, e.left.pos, f"each side of '{op}'")
         self._expect(bt, T.NUMBER, e.right.pos, f"each side of '{op}'")
-        import operator
-        f = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
-        return (lambda S, L: f(a(S, L), b(S, L))), T.BOOL
+        if op not in ("<", "<=", ">", ">="):
+            raise AssertionError(op)
+        return f"({a} {op} {b})", T.BOOL
 
     def _e_BinOp(self, e, scope):
         op = e.op
@@ -821,34 +782,26 @@ class Compiler:
                     (isinstance(e.right, A.Players) and e.right.start is None):
                 a = self.num(e.left, scope, "each side of '+'")
                 b = self.num(e.right, scope, "each side of '+'")
-                return (lambda S, L: a(S, L) + b(S, L)), T.NUMBER
+                return f"({a} + {b})", T.NUMBER
             a, at = self.expr(e.left, scope)
             b, bt = self.expr(e.right, scope)
             if T.is_list(at) or at == T.TEXT:
                 if not T.compatible(at, bt):
                     self.err(f"cannot add a {T.describe(bt)} to a {T.describe(at)}", e.pos)
-                return (lambda S, L: a(S, L) + b(S, L)), T.join(at, bt)
+                return f"({a} + {b})", T.join(at, bt)
             self._expect(at, T.NUMBER, e.left.pos, "each side of '+'")
             self._expect(bt, T.NUMBER, e.right.pos, "each side of '+'")
-            return (lambda S, L: a(S, L) + b(S, L)), T.NUMBER
+            return f"({a} + {b})", T.NUMBER
         a = self.num(e.left, scope, f"each side of '{op}'")
         b = self.num(e.right, scope, f"each side of '{op}'")
-        pos = e.pos
-        if op == "-":
-            return (lambda S, L: a(S, L) - b(S, L)), T.NUMBER
-        if op == "*":
-            return (lambda S, L: a(S, L) * b(S, L)), T.NUMBER
-
-        def div(S, L):
-            d = b(S, L)
-            if d == 0:
-                fail("division by zero", pos)
-            return a(S, L) // d if op == "/" else a(S, L) % d
-        return div, T.NUMBER
+        if op in ("-", "*"):
+            return f"({a} {op} {b})", T.NUMBER
+        helper = "_div" if op == "/" else "_mod"
+        return f"{helper}({a}, {b}, {self.k(e.pos)})", T.NUMBER
 
     def _e_Neg(self, e, scope):
         a = self.num(e.operand, scope, "what '-' negates")
-        return (lambda S, L: -a(S, L)), T.NUMBER
+        return f"(-{a})", T.NUMBER
 
     def _e_Call(self, e, scope):
         name = e.func
@@ -882,121 +835,92 @@ class Compiler:
             self.err(f"{e.func}() takes {want} argument{'s' if counts != (1,) else ''}, not {len(e.args)}",
                      e.pos, BUILTINS.get(e.func))
 
+    def _zone_or_list(self, e, scope):
+        """A builtin's argument that may be a zone (its cards) or a list."""
+        src, t = self.expr(e, scope)
+        if t == T.ZONE:
+            return f"S.z[{src}]", T.list_of(T.CARD)
+        return src, t
+
     def _builtin(self, e, scope):
         name, n = e.func, self.N
-        pos = e.pos
+        pos = self.k(e.pos)
         if name in ("size", "empty"):
             self._arity(e, 1)
-            fn, t = self.expr(e.args[0], scope)
-            if t == T.ZONE:
-                g = lambda S, L: len(S.z[fn(S, L)])
-            elif T.is_list(t) or t == T.TEXT:
-                g = lambda S, L: len(fn(S, L))
-            else:
+            src, t = self._zone_or_list(e.args[0], scope)
+            if not (T.is_list(t) or t == T.TEXT):
                 self.err(f"{name}() needs a zone or a list, not a {T.describe(t)}", e.args[0].pos)
             if name == "empty":
-                return (lambda S, L: g(S, L) == 0), T.BOOL
-            return g, T.NUMBER
+                return f"(len({src}) == 0)", T.BOOL
+            return f"len({src})", T.NUMBER
         if name in ("left", "right"):
             self._arity(e, 1)
-            fn, t = self.expr(e.args[0], scope)
+            src, t = self.expr(e.args[0], scope)
             self._expect(t, T.PLAYER, e.args[0].pos, f"{name}()'s argument")
-            step = 1 if name == "left" else -1
-            return (lambda S, L: (fn(S, L) + step) % n), T.PLAYER
+            return f"(({src} {'+' if name == 'left' else '-'} 1) % {n})", T.PLAYER
         if name == "player_at":
             self._arity(e, 2)
-            fn, t = self.expr(e.args[0], scope)
+            src, t = self.expr(e.args[0], scope)
             self._expect(t, T.PLAYER, e.args[0].pos, "player_at()'s first argument")
             k = self.num(e.args[1], scope, "player_at()'s second argument")
-            return (lambda S, L: (fn(S, L) + k(S, L)) % n), T.PLAYER
+            return f"(({src} + {k}) % {n})", T.PLAYER
         if name in ("next", "previous"):
             self._arity(e, 2)
             kind = e.args[0]
             if not (isinstance(kind, A.Name) and kind.id in self.kinds):
                 self.err(f"{name}()'s first argument is a kind, like Suit", kind.pos)
-            values = self.kinds[kind.id]
-            fn, t = self.expr(e.args[1], scope)
+            values = list(self.kinds[kind.id])
+            src, t = self.expr(e.args[1], scope)
             self._expect(t, T.enum(kind.id), e.args[1].pos, f"{name}()'s second argument")
             step = 1 if name == "next" else -1
-            idx = {v: i for i, v in enumerate(values)}
-            m = len(values)
-            return (lambda S, L: values[(idx[fn(S, L)] + step) % m]), T.enum(kind.id)
+            table = {v: values[(i + step) % len(values)] for i, v in enumerate(values)}
+            return f"{self.k(table)}[{src}]", T.enum(kind.id)
         if name == "unique":
             self._arity(e, 1)
-            fn, t = self.expr(e.args[0], scope)
+            src, t = self.expr(e.args[0], scope)
             if not T.is_list(t):
                 self.err("unique() needs a list", e.args[0].pos)
-            return (lambda S, L: list(dict.fromkeys(fn(S, L)))), t
+            return f"list(dict.fromkeys({src}))", t
         if name in ("top", "bottom"):
             self._arity(e, 1, 2)
-            fn, t = self.expr(e.args[0], scope)
+            src, t = self.expr(e.args[0], scope)
             if t != T.ZONE:
                 self.err(f"{name}() needs a zone, not a {T.describe(t)}", e.args[0].pos)
             if len(e.args) == 2:
                 k = self.num(e.args[1], scope, f"how many cards {name}() takes")
                 if name == "top":
-                    return (lambda S, L: S.z[fn(S, L)][::-1][:k(S, L)]), T.list_of(T.CARD)
-                return (lambda S, L: S.z[fn(S, L)][:k(S, L)]), T.list_of(T.CARD)
-            i = -1 if name == "top" else 0
-
-            def card(S, L):
-                z = S.z[fn(S, L)]
-                if not z:
-                    fail(f"{name}() of an empty zone", pos)
-                return z[i]
-            return card, T.CARD
+                    return f"S.z[{src}][::-1][:{k}]", T.list_of(T.CARD)
+                return f"S.z[{src}][:{k}]", T.list_of(T.CARD)
+            return f"_top(S.z[{src}], {name!r}, {pos})", T.CARD
         if name == "position":
             self._arity(e, 2)
-            xfn, xt = self.expr(e.args[0], scope)
-            lfn, lt = self.expr(e.args[1], scope)
-            if lt == T.ZONE:
-                lfn = (lambda g: lambda S, L: S.z[g(S, L)])(lfn)
-                lt = T.list_of(T.CARD)
+            xsrc, xt = self.expr(e.args[0], scope)
+            lsrc, lt = self._zone_or_list(e.args[1], scope)
             if not T.is_list(lt):
                 self.err("position()'s second argument is a zone or a list", e.args[1].pos)
-
-            def position(S, L):
-                items = lfn(S, L)
-                x = xfn(S, L)
-                if x not in items:
-                    fail("position() of something that is not there", pos)
-                return items.index(x) + 1
-            return position, T.NUMBER
+            return f"_position({xsrc}, {lsrc}, {pos})", T.NUMBER
         if name == "item":
             self._arity(e, 2)
-            lfn, lt = self.expr(e.args[0], scope)
-            if lt == T.ZONE:
-                lfn = (lambda g: lambda S, L: S.z[g(S, L)])(lfn)
-                lt = T.list_of(T.CARD)
+            lsrc, lt = self._zone_or_list(e.args[0], scope)
             if not T.is_list(lt):
                 self.err(f"item() needs a list or a zone, not a {T.describe(lt)}", e.args[0].pos)
             k = self.num(e.args[1], scope, "item()'s position")
-
-            def item(S, L):
-                items, i = lfn(S, L), k(S, L)
-                if not 1 <= i <= len(items):
-                    fail(f"item {i} of a list of {len(items)}", pos)
-                return items[i - 1]
-            return item, T.elem(lt)
+            return f"_item({lsrc}, {k}, {pos})", T.elem(lt)
         if name == "holder":
             self._arity(e, 1)
-            cfn, ct = self.expr(e.args[0], scope)
+            csrc, ct = self.expr(e.args[0], scope)
             self._expect(ct, T.CARD, e.args[0].pos, "holder()'s argument")
             owners = [z.owner for z in self.zones]
-            def holder(S, L):
-                c = cfn(S, L)
-                return None if c is None else owners[S.loc[c]]
-            return holder, T.PLAYER
+            return f"_holder({self.k(owners)}, S.loc, {csrc})", T.PLAYER
         if name in ("min", "max"):
             self._arity(e, 2)
             a = self.num(e.args[0], scope, f"{name}()'s arguments")
             b = self.num(e.args[1], scope, f"{name}()'s arguments")
-            f = min if name == "min" else max
-            return (lambda S, L: f(a(S, L), b(S, L))), T.NUMBER
+            return f"{name}({a}, {b})", T.NUMBER
         if name == "abs":
             self._arity(e, 1)
             a = self.num(e.args[0], scope, "abs()'s argument")
-            return (lambda S, L: abs(a(S, L))), T.NUMBER
+            return f"abs({a})", T.NUMBER
         raise AssertionError(name)
 
     def _call_define(self, e, scope):
@@ -1010,84 +934,116 @@ class Compiler:
             if key in getattr(self, "_defining", set()):
                 self.err(f"{d.name}() calls itself", e.pos, "functions cannot be recursive")
             self._defining = getattr(self, "_defining", set()) | {key}
-            inner = Scope()
+            inner = Scope("py")
             for p, (_, t) in zip(d.params, args):
                 inner.bind(p, t, d.pos, self)
             with self._called_from(e, d.name, [t for _, t in args]):
                 body, bt = self.expr(d.expr, inner)
             self._defining = self._defining - {key}
-            self.define_cache[key] = (body, bt, inner)
-        body, bt, inner = self.define_cache[key]
-        fns = [f for f, _ in args]
-        extra = [None] * (inner.n - len(fns))
-        if len(fns) == 1:
-            a0 = fns[0]
-            return (lambda S, L: body(S, [a0(S, L)] + extra)), bt
-        return (lambda S, L: body(S, [f(S, L) for f in fns] + extra)), bt
+            fname = self.gen.fresh("_D")
+            params = ", ".join(["S"] + [f"v{i}" for i in range(len(d.params))])
+            self.gen.function(fname, params, [(0, f"return {body}", d.expr.pos)], f"define {d.name}")
+            self.define_cache[key] = (fname, bt)
+        fname, bt = self.define_cache[key]
+        return f"{fname}(" + ", ".join(["S"] + [s for s, _ in args]) + ")", bt
 
     # ── procedures and statements ──────────────────────────────────────────
-    def _proc_body(self, name, params, arg_types, body, pos) -> int:
-        idx = len(self.procs)
-        self.proc_index[(name, arg_types)] = idx
-        code: list = []
-        poss: list = []
-        self.procs.append(code)
-        self.proc_pos.append(poss)
-        self.proc_names.append(name)
-        self.proc_nslots.append(0)
-        scope = Scope()
+    # A statement is 'resumable' when the game can stop inside it: a decision, the end of the
+    # game, or a call of a resumable procedure. Only those need the block-and-label machinery.
+    def _find_resumable(self) -> set:
+        def direct(body):
+            calls, stop = set(), False
+            for s in body:
+                if isinstance(s, (A.Choose, A.EndGame)):
+                    stop = True
+                elif isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
+                    calls.add(s.expr.func)
+                for sub in self._sub_bodies(s):
+                    c, st = direct(sub)
+                    calls |= c
+                    stop = stop or st
+            return calls, stop
+        info = {name: direct(p.body) for name, p in self.proc_decls.items()}
+        out = {name for name, (_, stop) in info.items() if stop}
+        changed = True
+        while changed:
+            changed = False
+            for name, (calls, _) in info.items():
+                if name not in out and calls & out:
+                    out.add(name)
+                    changed = True
+        return out
+
+    @staticmethod
+    def _sub_bodies(s):
+        if isinstance(s, A.If):
+            return [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
+        if isinstance(s, (A.While, A.Repeat, A.For)):
+            return [s.body]
+        return []
+
+    def _stops(self, s) -> bool:
+        if isinstance(s, (A.Choose, A.EndGame)):
+            return True
+        if isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
+            return s.expr.func in self.resumable
+        return any(self._stops(x) for b in self._sub_bodies(s) for x in b)
+
+    def _proc_body(self, name, params, arg_types, body, pos, resumable: bool):
+        """Compile one procedure for one list of argument types; gives its index (resumable) or
+        the name of its Python function (pure)."""
+        key = (name, arg_types)
+        scope = Scope("L" if resumable else "py")
+        em = Emitter(resumable)
+        if resumable:
+            ref = len(self.procs)
+            self.procs.append(None)
+            self.proc_names.append(name)
+            self.proc_nslots.append(0)
+            self.proc_pad.append([])
+        else:
+            ref = self.gen.fresh("_P")
+        self.proc_index[key] = ref
         for p, t in zip(params, arg_types):
             scope.bind(p, t, pos, self)
-        saved = getattr(self, "_cur", None)
-        self._cur = (code, poss)
-        self.block(body, scope)
+        self.block(body, scope, em)
+        if resumable:
+            em.line("S.frames.pop()")
+            em.line("return 2")
+            lines = em.body()
+        else:
+            lines = em.body()
+            local = [scope.ref(i) for i in range(len(params), scope.n) if i not in scope.temps]
+            if local:
+                lines = [(0, " = ".join(local) + " = None", None)] + lines
+        what = f"procedure {name}" if name != "flow" else "flow"
+        if resumable:
+            fn = self.gen.function(f"_R{ref}", "S, F", lines, what)
+            self.procs[ref] = fn
+            self.proc_nslots[ref] = scope.n
+            self.proc_pad[ref][:] = [None] * (scope.n - len(params))
+        else:
+            sig = ", ".join(["S"] + [scope.ref(i) for i in range(len(params))])
+            self.gen.function(ref, sig, lines, what)
+        return ref
 
-        def ret(S, F):
-            S.frames.pop()
-            return SWITCH
-        self._emit(ret, pos)
-        self._cur = saved
-        self.proc_nslots[idx] = scope.n
-        return idx
-
-    def _emit(self, fn, pos) -> int:
-        code, poss = self._cur
-        code.append(fn)
-        poss.append(pos)
-        return len(code) - 1
-
-    def _here(self) -> int:
-        return len(self._cur[0])
-
-    def _simple(self, action, pos):
-        nxt = self._here() + 1
-
-        def step(S, F):
-            action(S, F[2])
-            F[1] = nxt
-            return CONTINUE
-        self._emit(step, pos)
-
-    def block(self, stmts, scope):
+    def block(self, stmts, scope, em):
         for s in stmts:
-            getattr(self, "_s_" + type(s).__name__)(s, scope)
+            getattr(self, "_s_" + type(s).__name__)(s, scope, em)
 
-    def _s_Pass(self, s, scope):
+    def _s_Pass(self, s, scope, em):
         pass
 
-    def _s_Let(self, s, scope):
-        fn, t = self.expr(s.expr, scope)
+    def _s_Let(self, s, scope, em):
+        src, t = self.expr(s.expr, scope)
         if s.name in self.globals or s.name in self.consts or s.name in self.zone_index:
             self.err(f"'{s.name}' is already the name of a {'constant' if s.name in self.consts else 'game value'}",
                      s.pos, "choose another name for the local value")
         slot = scope.bind(s.name, t, s.pos, self)
+        em.line(f"{scope.ref(slot)} = {src}", s.pos)
 
-        def act(S, L):
-            L[slot] = fn(S, L)
-        self._simple(act, s.pos)
-
-    def _s_Assign(self, s, scope):
-        fn, t = self.expr(s.expr, scope)
+    def _s_Assign(self, s, scope, em):
+        src, t = self.expr(s.expr, scope)
         tgt = s.target
         op = s.op
         if isinstance(tgt, A.Name):
@@ -1097,13 +1053,11 @@ class Compiler:
                 if tt in (T.NONE, "list:none") and op == "=" and T.compatible(tt, t):
                     scope.bind(tgt.id, t, s.pos, self)   # 'let xs = []' learns its type here
                     tt = t
-                setter = lambda S, L, v: L.__setitem__(slot, v)
-                getter = lambda S, L: L[slot]
+                place = scope.ref(slot)
             elif tgt.id in self.globals:
                 i, info = self.globals[tgt.id]
                 tt = info.type
-                setter = lambda S, L, v: S.g.__setitem__(i, v)
-                getter = lambda S, L: S.g[i]
+                place = f"S.g[{i}]"
             elif tgt.id in self.consts:
                 self.err(f"'{tgt.id}' is a constant and cannot change", tgt.pos,
                          "declare it with 'state' if it changes during the game")
@@ -1111,17 +1065,15 @@ class Compiler:
                 self._e_Name(tgt, scope)  # reports the unknown name, with suggestions
                 self.err(f"'{tgt.id}' cannot be assigned to", tgt.pos)
         else:
-            ofn, ot = self.expr(tgt.obj, scope)
+            osrc, ot = self.expr(tgt.obj, scope)
             if ot == T.PLAYER and tgt.name in self.pvars:
                 i, info = self.pvars[tgt.name]
                 tt = info.type
-                setter = lambda S, L, v: S.pv[i].__setitem__(ofn(S, L), v)
-                getter = lambda S, L: S.pv[i][ofn(S, L)]
+                place = f"S.pv[{i}][{osrc}]"
             elif ot == T.CARD and tgt.name in self.cvars:
                 i, info = self.cvars[tgt.name]
                 tt = info.type
-                setter = lambda S, L, v: S.cv[i].__setitem__(ofn(S, L), v)
-                getter = lambda S, L: S.cv[i][ofn(S, L)]
+                place = f"S.cv[{i}][{osrc}]"
             elif ot == T.CARD and tgt.name in self.attrs:
                 self.err(f"'{tgt.name}' is printed on the card and cannot change", tgt.pos,
                          "declare 'card state' for a value that changes")
@@ -1130,94 +1082,72 @@ class Compiler:
                 self.err(f"'{tgt.name}' cannot be assigned to", tgt.pos)
         if op == "=":
             self._expect(t, tt, s.expr.pos, f"the new value of '{self._target_name(tgt)}'")
-
-            def act(S, L):
-                setter(S, L, fn(S, L))
+            em.line(f"{place} = {src}", s.pos)
         else:
             self._expect(tt, T.NUMBER, tgt.pos, f"'{op}' works on numbers; '{self._target_name(tgt)}'")
             self._expect(t, T.NUMBER, s.expr.pos, f"what '{op}' adds")
-            sign = 1 if op == "+=" else -1
-
-            def act(S, L):
-                setter(S, L, getter(S, L) + sign * fn(S, L))
-        self._simple(act, s.pos)
+            em.line(f"{place} {op} {src}", s.pos)
 
     @staticmethod
     def _target_name(tgt):
         return tgt.id if isinstance(tgt, A.Name) else tgt.name
 
     def _zone_expr(self, e, scope, what):
-        fn, t = self.expr(e, scope)
+        src, t = self.expr(e, scope)
         if t != T.ZONE:
-            if isinstance(e, A.Name) and e.id in self.families:
-                pass
             self.err(f"{what} must be a zone, not a {T.describe(t)}", e.pos)
-        return fn
+        return src
 
-    def _s_Move(self, s, scope):
+    def _s_Move(self, s, scope, em):
         if isinstance(s.what, A.Name) and s.what.id in self.families:
             self.err(f"'{s.what.id}' is a per-player zone: say whose", s.what.pos, f"write p.{s.what.id}")
         what, wt = self.expr(s.what, scope)
         dest = self._zone_expr(s.dest, scope, "where cards move to")
         bottom = s.bottom
+        pos = s.pos
         if wt == T.CARD:
-            pos = s.pos
-
-            def act(S, L):
-                c = what(S, L)
-                if c is None:
-                    fail("there is no card to move", pos)
-                move_card(S, c, dest(S, L), bottom)
+            em.line(f"_c = {what}", pos)
+            em.line(f"if _c is None: fail('there is no card to move', {self.k(pos)})", pos)
+            em.line(f"_d = {dest}", pos)
+            em.line("_l = S.loc", pos)
+            em.line("S.z[_l[_c]].remove(_c)", pos)
+            em.line("S.z[_d].insert(0, _c)" if bottom else "S.z[_d].append(_c)", pos)
+            em.line("_l[_c] = _d", pos)
         elif wt == T.ZONE:
-            def act(S, L):
-                move_zone(S, what(S, L), dest(S, L), bottom)
+            em.line(f"move_zone(S, {what}, {dest}, {bottom})", pos)
         elif wt in (T.list_of(T.CARD), "list:none"):
-            def act(S, L):
-                d = dest(S, L)
-                cards = list(what(S, L))
-                for c in (reversed(cards) if bottom else cards):
-                    move_card(S, c, d, bottom)
+            em.line(f"_d = {dest}", pos)
+            em.line(f"for _c in {'reversed(' if bottom else 'list('}{what}):", pos)
+            with em.nest():
+                em.line(f"move_card(S, _c, _d, {bottom})", pos)
         else:
             self.err(f"only cards move; this is a {T.describe(wt)}", s.what.pos)
-        self._simple(act, s.pos)
 
-    def _s_Shuffle(self, s, scope):
+    def _s_Shuffle(self, s, scope, em):
         z = self._zone_expr(s.zone, scope, "what is shuffled")
-        self._simple(lambda S, L: shuffle_zone(S, z(S, L)), s.pos)
+        em.line(f"shuffle_zone(S, {z})", s.pos)
 
-    def _s_Deal(self, s, scope):
+    def _s_Deal(self, s, scope, em):
         n = self.num(s.count, scope, "how many cards are dealt")
         src = self._zone_expr(s.source, scope, "where cards are dealt from")
         if s.family not in self.families:
             self.err(f"cards are dealt to a per-player zone, and '{s.family}' is not one", s.family_pos,
                      did_you_mean(s.family, self.families) or "declare it with 'zone NAME per player: owner'")
-        first, N, pos = self.families[s.family], self.N, s.pos
-        self._simple(lambda S, L: deal(S, n(S, L), src(S, L), first, N, pos), s.pos)
+        em.line(f"deal(S, {n}, {src}, {self.families[s.family]}, {self.N}, {self.k(s.pos)})", s.pos)
 
-    def _s_Announce(self, s, scope):
-        parts, types = [], []
-        for p in s.text.parts:
-            if isinstance(p, str):
-                parts.append(p)
-            else:
-                fn, t = self.expr(p, scope)
-                parts.append((fn, self.display(t)))
-                types.append(t)
+    def _s_Announce(self, s, scope, em):
+        parts = self._text(s.text.parts, scope)
         tid = len(self.templates)
-        self.templates.append(Template(parts, s.pos, types))
-        fns = tuple(p[0] for p in parts if not isinstance(p, str))
+        self.templates.append(Template([p if isinstance(p, str) else (p[0], p[1]) for p in parts], s.pos,
+                                       [p[2] for p in parts if not isinstance(p, str)]))
+        vals = [p[0] for p in parts if not isinstance(p, str)]
+        em.line(f"S.ann = (S.ann, ({tid}, ({''.join(v + ', ' for v in vals)})))", s.pos)
 
-        def act(S, L):
-            S.ann = (S.ann, (tid, tuple(f(S, L) for f in fns)))
-        self._simple(act, s.pos)
+    def _s_EndGame(self, s, scope, em):
+        em.line("del S.frames[:]", s.pos)
+        em.line("return 2", s.pos)
 
-    def _s_EndGame(self, s, scope):
-        def step(S, F):
-            del S.frames[:]
-            return SWITCH
-        self._emit(step, s.pos)
-
-    def _s_ExprStmt(self, s, scope):
+    def _s_ExprStmt(self, s, scope, em):
         call = s.expr
         if call.func not in self.proc_decls:
             if call.func in self.defines or call.func in BUILTINS:
@@ -1231,231 +1161,187 @@ class Compiler:
                      f"not {len(call.args)}", call.pos, f"it is defined at line {d.pos.line}")
         args = [self.expr(a, scope) for a in call.args]
         key = (d.name, tuple(t for _, t in args))
-        saved_cur = self._cur
+        resumable = d.name in self.resumable
         if key not in self.proc_index:
             with self._called_from(call, d.name, list(key[1])):
-                self._proc_body(d.name, d.params, key[1], d.body, d.pos)
-        self._cur = saved_cur
-        pidx = self.proc_index[key]
-        fns = [f for f, _ in args]
-        nslots = self.proc_nslots
-        nargs = len(fns)
-        nxt = self._here() + 1
-        pos = s.pos
+                self._proc_body(d.name, d.params, key[1], d.body, d.pos, resumable)
+        ref = self.proc_index[key]
+        srcs = [a for a, _ in args]
+        if not resumable:
+            em.line(f"{ref}(" + ", ".join(["S"] + srcs) + ")", s.pos)
+            return
+        back = em.label()
+        em.line(f"F[1] = {back}", s.pos)
+        em.line("if len(S.frames) > 5000: fail('procedures call one another without end "
+                f"(more than 5,000 deep)', {self.k(s.pos)})", s.pos)
+        em.line(f"S.frames.append([{ref}, 0, [{''.join(a + ', ' for a in srcs)}] + {self.k(self.proc_pad)}[{ref}]])",
+                s.pos)
+        em.line("return 2", s.pos)
+        em.start(back)
 
-        def step(S, F):
-            L = F[2]
-            new = [f(S, L) for f in fns]
-            new.extend([None] * (nslots[pidx] - nargs))
-            F[1] = nxt
-            if len(S.frames) > 5000:
-                fail("procedures call one another without end (more than 5,000 deep)", pos)
-            S.frames.append([pidx, 0, new])
-            return SWITCH
-        self._emit(step, s.pos)
-
-    def _cond_jump(self, cond, scope, what):
-        fn, t = self.expr(cond, scope)
+    def _cond(self, cond, scope, what) -> str:
+        src, t = self.expr(cond, scope)
         self._expect(t, T.BOOL, cond.pos, what)
-        target = [None]
-        nxt = self._here() + 1
+        return src
 
-        def step(S, F):
-            F[1] = nxt if fn(S, F[2]) else target[0]
-            return CONTINUE
-        self._emit(step, cond.pos)
-        return target
-
-    def _jump(self, pos):
-        target = [None]
-
-        def step(S, F):
-            F[1] = target[0]
-            return CONTINUE
-        self._emit(step, pos)
-        return target
-
-    def _loop_back(self, pos, head: int) -> None:
+    def _budget(self, em, pos):
         """The jump back to a loop's head. Loops are the only way to run on without a decision, so
-        this is where the engine's budget of steps without one is spent (``S.budget``)."""
-        def step(S, F):
-            b = S.budget - 1
-            S.budget = b
-            if b < 0:
-                fail("the rules went round loops too long without asking anyone anything; "
-                     "is there a loop that never ends?", pos)
-            F[1] = head
-            return CONTINUE
-        self._emit(step, pos)
+        this is where the engine's budget of rounds without one is spent (``S.budget``)."""
+        em.line("S.budget -= 1", pos)
+        em.line("if S.budget < 0: fail('the rules went round loops too long without asking anyone anything; "
+                f"is there a loop that never ends?', {self.k(pos)})", pos)
 
-    def _s_If(self, s, scope):
-        ends = []
+    def _s_If(self, s, scope, em):
+        if not self._stops(s):
+            for i, (cond, body) in enumerate(s.branches):
+                c = self._cond(cond, scope, "an 'if' condition")
+                em.line(f"{'if' if i == 0 else 'elif'} {c}:", cond.pos)
+                with em.nest():
+                    self.block(body, scope, em)
+            if s.orelse is not None:
+                em.line("else:", s.pos)
+                with em.nest():
+                    self.block(s.orelse, scope, em)
+            return
+        end = em.label()
         for cond, body in s.branches:
-            skip = self._cond_jump(cond, scope, "an 'if' condition")
-            self.block(body, scope)
-            if s.orelse is not None or (cond, body) != s.branches[-1]:
-                ends.append(self._jump(s.pos))
-            skip[0] = self._here()
+            c = self._cond(cond, scope, "an 'if' condition")
+            skip = em.label()
+            em.line(f"if not {c}:", cond.pos)
+            with em.nest():
+                em.goto(skip)
+            self.block(body, scope, em)
+            em.goto(end)
+            em.start(skip)
         if s.orelse is not None:
-            self.block(s.orelse, scope)
-        for e in ends:
-            e[0] = self._here()
+            self.block(s.orelse, scope, em)
+        em.start(end)
 
-    def _s_While(self, s, scope):
-        head = self._here()
-        exit_ = self._cond_jump(s.cond, scope, "a 'while' condition")
-        self.block(s.body, scope)
-        self._loop_back(s.pos, head)
-        exit_[0] = self._here()
+    def _s_While(self, s, scope, em):
+        if not self._stops(s):
+            c = self._cond(s.cond, scope, "a 'while' condition")
+            em.line(f"while {c}:", s.cond.pos)
+            with em.nest():
+                self._budget(em, s.pos)
+                self.block(s.body, scope, em)
+            return
+        head, out = em.label(), em.label()
+        em.start(head)
+        c = self._cond(s.cond, scope, "a 'while' condition")
+        em.line(f"if not {c}:", s.cond.pos)
+        with em.nest():
+            em.goto(out)
+        self.block(s.body, scope, em)
+        self._budget(em, s.pos)
+        em.goto(head)
+        em.start(out)
 
-    def _s_Repeat(self, s, scope):
+    def _s_Repeat(self, s, scope, em):
         n = self.num(s.count, scope, "how many times to repeat")
         slot = scope.n
         scope.n += 1
+        if not self._stops(s):
+            scope.temps.add(slot)
+            em.line(f"for {scope.ref(slot)} in range({n}):", s.pos)
+            with em.nest():
+                self._budget(em, s.pos)
+                self.block(s.body, scope, em)
+            return
+        count = scope.ref(slot)
+        em.line(f"{count} = {n}", s.pos)
+        head, out = em.label(), em.label()
+        em.start(head)
+        em.line(f"if {count} <= 0:", s.pos)
+        with em.nest():
+            em.goto(out)
+        em.line(f"{count} -= 1", s.pos)
+        self.block(s.body, scope, em)
+        self._budget(em, s.pos)
+        em.goto(head)
+        em.start(out)
 
-        def init(S, L):
-            L[slot] = n(S, L)
-        self._simple(init, s.pos)
-        head = self._here()
-        target = [None]
-        nxt = head + 1
-
-        def test(S, F):
-            L = F[2]
-            if L[slot] > 0:
-                L[slot] -= 1
-                F[1] = nxt
-            else:
-                F[1] = target[0]
-            return CONTINUE
-        self._emit(test, s.pos)
-        self.block(s.body, scope)
-        self._loop_back(s.pos, head)
-        target[0] = self._here()
-
-    def _s_For(self, s, scope):
-        src, et = self._source(s.source, scope)
-        var = scope.bind(s.var, et, s.pos, self)
-        items = scope.n
-        idx = scope.n + 1
+    def _s_For(self, s, scope, em):
+        src, et, is_zone = self._source(s.source, scope)
+        var = scope.ref(scope.bind(s.var, et, s.pos, self))
+        if not self._stops(s):
+            em.line(f"for {var} in {'list(' + src + ')' if is_zone else src}:", s.pos)
+            with em.nest():
+                self._budget(em, s.pos)
+                self.block(s.body, scope, em)
+            return
+        items, idx = scope.ref(scope.n), scope.ref(scope.n + 1)
         scope.n += 2
+        em.line(f"{items} = list({src})", s.pos)
+        em.line(f"{idx} = 0", s.pos)
+        head, out = em.label(), em.label()
+        em.start(head)
+        em.line(f"if {idx} >= len({items}):", s.pos)
+        with em.nest():
+            em.goto(out)
+        em.line(f"{var} = {items}[{idx}]", s.pos)
+        em.line(f"{idx} += 1", s.pos)
+        self.block(s.body, scope, em)
+        self._budget(em, s.pos)
+        em.goto(head)
+        em.start(out)
 
-        def init(S, L):
-            L[items] = list(src(S, L))
-            L[idx] = 0
-        self._simple(init, s.pos)
-        head = self._here()
-        target = [None]
-        nxt = head + 1
-
-        def test(S, F):
-            L = F[2]
-            i = L[idx]
-            seq = L[items]
-            if i < len(seq):
-                L[var] = seq[i]
-                L[idx] = i + 1
-                F[1] = nxt
-            else:
-                F[1] = target[0]
-            return CONTINUE
-        self._emit(test, s.pos)
-        self.block(s.body, scope)
-        self._loop_back(s.pos, head)
-        target[0] = self._here()
-
-    def _s_Choose(self, s, scope):
-        pfn, pt = self.expr(s.player, scope)
+    def _s_Choose(self, s, scope, em):
+        who, pt = self.expr(s.player, scope)
         self._expect(pt, T.PLAYER, s.player.pos, "who chooses")
-        src, et = self._source(s.source, scope)
-        cfn = None
+        src, et, _ = self._source(s.source, scope)
+        vt = T.list_of(et) if s.subset else et
         if s.subset:
-            eslot, saved = scope.push(s.var, et)
+            # the 'where' condition tests one item; the chosen list is bound afterwards
+            tslot, saved = scope.push(s.var, et)
+            cond = None
             if s.cond is not None:
-                cfn, ct = self.expr(s.cond, scope)
-                self._expect(ct, T.BOOL, s.cond.pos, "a 'where' condition")
+                cond = self._cond(s.cond, scope, "a 'where' condition")
             scope.pop(s.var, saved)
-            vt = T.list_of(et)
             slot = scope.bind(s.var, vt, s.pos, self)
-            sfn = None
+            such = None
             if s.such_that is not None:
-                sfn, st = self.expr(s.such_that, scope)
-                self._expect(st, T.BOOL, s.such_that.pos, "a 'such that' condition")
+                sslot, saved = scope.push(s.var, vt)
+                such = f"lambda {scope.ref(sslot)}: " + self._cond(s.such_that, scope, "a 'such that' condition")
+                scope.pop(s.var, saved)
         else:
-            vt = et
             slot = scope.bind(s.var, vt, s.pos, self)
-            eslot = slot
+            tslot, saved = scope.push(s.var, vt)
+            cond = None
             if s.cond is not None:
-                cfn, ct = self.expr(s.cond, scope)
-                self._expect(ct, T.BOOL, s.cond.pos, "a 'where' condition")
+                cond = self._cond(s.cond, scope, "a 'where' condition")
+            scope.pop(s.var, saved)
         display = self.display(vt)
         label = s.label or "choose"
         did = len(self.decisions)
         self.decisions.append(Decision(label, slot, display, s.pos, "subset" if s.subset else T.describe(vt), vt))
-        if_able, subset, pos = s.if_able, s.subset, s.pos
+        pos, kpos = s.pos, self.k(s.pos)
         # Interchangeable options are offered once: cards whose printed attributes are all equal,
         # and equal values. (Different cards that merely look alike get distinct action texts.)
         if et == T.CARD:
             cls = self.card_class
-            key = (lambda v: -1 if v is None else cls[v]) if len(set(cls)) < len(cls) else None
+            key = self.k(lambda v: -1 if v is None else cls[v]) if len(set(cls)) < len(cls) else None
         else:
-            key = _value_key
-        sub_key = key or (lambda v: v)
-
-        def step(S, F):
-            L = F[2]
-            p = pfn(S, L)
-            if p is None:
-                fail("nobody is there to choose", pos)
-            opts = src(S, L)
-            if cfn is not None:
-                ok = []
-                for v in opts:
-                    L[eslot] = v
-                    if cfn(S, L):
-                        ok.append(v)
-                if ok or not if_able:
-                    opts = ok
-            if subset:
-                opts = _subsets(S, L, list(opts), slot, sfn, sub_key, pos)
-            else:
-                if key is not None:
-                    seen, out = set(), []
-                    for v in opts:
-                        k = key(v)
-                        if k not in seen:
-                            seen.add(k)
-                            out.append(v)
-                    opts = out
-                else:
-                    opts = list(opts)
-                if not opts:
-                    fail_no_options(f"Player {p + 1} has nothing to choose from", pos)
-            S.pending = [p, did, opts]
-            return STOP
-        self._emit(step, s.pos)
-
-
-def _value_key(v):
-    return tuple(v) if isinstance(v, list) else v
-
-
-def _subsets(S, L, items, slot, such_that, keyfn, pos):
-    if len(items) > 12:
-        fail(f"too many ways to choose a subset of {len(items)} items (at most 12 items)", pos)
-    out, seen = [], set()
-    for k in range(len(items) + 1):
-        for combo in itertools.combinations(items, k):
-            key = tuple(sorted(keyfn(c) for c in combo))
-            if key in seen:
-                continue
-            L[slot] = list(combo)
-            if such_that is None or such_that(S, L):
-                seen.add(key)
-                out.append(list(combo))
-    if not out:
-        fail_no_options("no subset satisfies the condition", pos)
-    return out
+            key = "_value_key"
+        tvar = scope.ref(tslot)
+        em.line(f"_p = {who}", pos)
+        em.line(f"if _p is None: fail('nobody is there to choose', {kpos})", pos)
+        if cond is None:
+            em.line(f"_o = list({src})", pos)
+        else:
+            em.line(f"_o = {self._comp(tvar, tvar, src, cond)}", pos)
+            if s.if_able:
+                em.line(f"if not _o: _o = list({src})", pos)
+        if s.subset:
+            em.line(f"_o = _subsets(_o, {such}, {key or '_value_key'}, {kpos})", pos)
+        else:
+            if key is not None:
+                em.line(f"_o = _dedupe(_o, {key})", pos)
+            em.line(f"if not _o: fail_no_options('Player %d has nothing to choose from' % (_p + 1), {kpos})", pos)
+        back = em.label()
+        em.line(f"S.pending = [_p, {did}, _o]", pos)
+        em.line(f"F[1] = {back}", pos)
+        em.line("return 1", pos)
+        em.start(back)
 
 
 def compile_rules(rules: A.RulesFile, players: int, variants: tuple = ()) -> Program:

@@ -1,4 +1,4 @@
-"""The compiled form of a game: tables, slot layouts and step closures — everything the engine runs.
+"""The compiled form of a game: tables, slot layouts and generated functions — everything the engine runs.
 
 A ``Program`` is built once per (rules file, player count, variants) by ``dsl.compile``. Its state
 lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these plain-data fields:
@@ -8,7 +8,7 @@ lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these p
     g       global state values, by slot
     pv      per-player state: pv[var][seat]
     cv      per-card state:   cv[var][card]
-    frames  the call stack: [procedure index, program counter, locals list]
+    frames  the call stack of resumable procedures: [procedure index, label to resume at, locals list]
     pending the open decision: [seat, decision index, options] or None
     rng     the random seed for the next chance event
     hist    the history: decision texts, and chance records ["shuffle", zone, order]
@@ -23,8 +23,9 @@ import attrs
 
 from .errors import Pos, RulesRuntimeError
 
-# Signals returned by a step closure to the run loop.
-CONTINUE, STOP, SWITCH = 0, 1, 2
+# What a resumable procedure's function returns to the run loop: a decision is open (STOP), or
+# the frames changed (SWITCH: a call, a return, the end of the game).
+STOP, SWITCH = 1, 2
 
 
 @attrs.define
@@ -55,7 +56,7 @@ class Decision:
 
 @attrs.define
 class Template:
-    parts: list              # str, or (closure, display) pairs evaluated at announce time
+    parts: list              # str, or (source, display) pairs; values are stored when announced
     pos: Pos
     types: list = attrs.Factory(list)   # the type of each value, in order
 
@@ -81,8 +82,8 @@ class Program:
     player_vars: list
     card_vars: list
     # code
-    procs: list               # list of list of step closures
-    proc_pos: list            # for each step, its place in the rules file
+    procs: list               # resumable procedures' functions f(S, F), by frame index
+    code: Any                 # the dsl.codegen.Namespace: generated sources and their rules positions
     proc_names: list
     proc_nslots: list
     decisions: list
@@ -107,7 +108,7 @@ def fail_no_options(message: str, pos: Pos):
     raise NoLegalAction(message, pos)
 
 
-# ── operations used by step closures ────────────────────────────────────────
+# ── operations used by the generated code ───────────────────────────────────
 def move_card(S, c: int, dest: int, bottom: bool = False) -> None:
     src = S.loc[c]
     S.z[src].remove(c)

@@ -177,14 +177,7 @@ def cut_rewards(state, base: list) -> list[float]:
 def _fast_step(S, i: int) -> None:
     """``S.apply_action(i)`` without making action texts or recording history (for rollouts on
     throw-away copies): the engine's own steps, fed the i-th option."""
-    p, did, opts = S.pending
-    F = S.frames[-1]
-    F[2][S._prog.decisions[did].slot] = opts[i]
-    F[1] += 1
-    S.pending = None
-    S._legal = None
-    S._index = None
-    S._run()
+    S.apply_index(i)
 
 
 # ── the agents ──────────────────────────────────────────────────────────────

@@ -293,6 +293,7 @@ def check_config(path: str, cfg: Config, games: int, seed: int, max_steps: int,
     checker = GameChecker(game, max_steps)
     last: dict = {}
     played = [0]
+    failed: set = set()
 
     @settings(max_examples=games, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck), print_blob=False, report_multiple_bugs=False)
@@ -304,9 +305,13 @@ def check_config(path: str, cfg: Config, games: int, seed: int, max_steps: int,
         played[0] += 1
         if progress:
             progress(played[0])
+        # a game that failed before is replayed in full: cut short, it would pass and look flaky
+        key = (game_seed, tuple(choices))
+        cap = None if key in failed else last.get("cap")
         try:
-            checker.play((game_seed + seed) % 2 ** 31, choices, trace, last.get("cap"))
+            checker.play((game_seed + seed) % 2 ** 31, choices, trace, cap)
         except Violation as v:
+            failed.add(key)
             f = Failure(v.prop, v.message, cfg.players, cfg.variants, (game_seed + seed) % 2 ** 31, trace)
             if v.prop == "ends":
                 last["endless"] = f

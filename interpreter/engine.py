@@ -28,14 +28,16 @@ class GameError(Exception):
 
 
 class Action(str):
-    """A legal action: its text is stable, readable, and unique among the legal actions."""
+    """A legal action: its text is stable, readable, and unique among the legal actions.
+    ``player`` is who takes it, ``index`` its place among the legal actions."""
 
-    __slots__ = ("player", "index")
+    __slots__ = ("player", "index", "text")
 
     def __new__(cls, text: str, player: int, index: int):
         self = str.__new__(cls, text)
         self.player = player
         self.index = index
+        self.text = text        # the plain str, which the history keeps
         return self
 
 
@@ -51,7 +53,31 @@ class Game:
         for cid, name in enumerate(program.card_names):
             names.setdefault(name, []).append(cid)
         self._ids_by_name = names
-        self._texts = [dict() for _ in program.decisions]   # action texts, cached per decision
+        # Actions are made once per (seat, index, option) and reused: legal_actions builds no text
+        self._acts = [dict() for _ in program.decisions]
+        self._listy = [d.type.startswith("list:") for d in program.decisions]
+        self._slots = [d.slot for d in program.decisions]
+
+    def _legal(self, pending) -> list:
+        """The Actions of an open decision [seat, decision, options]."""
+        p, did, opts = pending
+        cache = self._acts[did]
+        out = []
+        listy = self._listy[did]
+        for i, v in enumerate(opts):
+            k = (p, i, tuple(v) if listy else v)
+            a = cache.get(k)
+            if a is None:
+                dec = self.program.decisions[did]
+                a = cache[k] = Action(f"{dec.label} {dec.display(v)}", p, i)
+            out.append(a)
+        if len(set(out)) < len(out):  # different options that read alike: number them
+            count: dict = {}
+            for i, a in enumerate(out):
+                count[a] = count.get(a, 0) + 1
+                if count[a] > 1:
+                    out[i] = Action(f"{a} ({count[a]})", p, i)
+        return out
 
     def __repr__(self):
         v = f" variants={list(self.variants)}" if self.variants else ""
@@ -124,7 +150,7 @@ class State:
     """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
 
     __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng",
-                 "hist", "ann", "forced", "_legal", "_index", "budget")
+                 "hist", "ann", "forced", "_legal", "budget")
 
     # ── creation ───────────────────────────────────────────────────────────
     @classmethod
@@ -147,40 +173,31 @@ class State:
         S.ann = None
         S.forced = forced
         S._legal = None
-        S._index = None
         S._run()
         return S
 
     # ── running ────────────────────────────────────────────────────────────
     def _run(self) -> None:
+        """Run the generated procedures until someone must choose or the game ends."""
         procs = self._prog.procs
-        self.budget = MAX_STEPS  # loop rounds allowed before the next decision (spent by loop closures)
+        frames = self.frames
+        self.budget = MAX_STEPS  # loop rounds allowed before the next decision (spent by the loops)
         try:
-            while self.frames:
-                F = self.frames[-1]
-                code = procs[F[0]]
-                r = 0
-                while not r:
-                    r = code[F[1]](self, F)
-                if r == STOP:
+            while frames:
+                F = frames[-1]
+                if procs[F[0]](self, F) == STOP:
                     return
         except RulesRuntimeError as e:
             e.source = self._prog.source
             raise
         except (RulesError, GameError):
             raise
-        except Exception as e:  # a Python error inside a step: report the rules line it came from
-            self._fail_here(f"{type(e).__name__}: {e}")
-
-    def _fail_here(self, message: str):
-        pos = None
-        if self.frames:
-            F = self.frames[-1]
-            try:
-                pos = self._prog.proc_pos[F[0]][F[1]]
-            except IndexError:
-                pass
-        raise RulesRuntimeError(message, pos, self._prog.source)
+        except RecursionError as e:
+            raise RulesRuntimeError("procedures call one another without end (too deep for Python)",
+                                    self._prog.code.position(e.__traceback__), self._prog.source) from None
+        except Exception as e:  # a Python error inside generated code: report the rules line it came from
+            raise RulesRuntimeError(f"{type(e).__name__}: {e}", self._prog.code.position(e.__traceback__),
+                                    self._prog.source) from None
 
     # ── the OpenSpiel-shaped API ───────────────────────────────────────────
     @property
@@ -194,29 +211,13 @@ class State:
         return self.pending is None
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        if self.pending is None:
+        pending = self.pending
+        if pending is None or (player is not None and player != pending[0]):
             return []
-        if player is not None and player != self.pending[0]:
-            return []
-        if self._legal is None:
-            p, did, opts = self.pending
-            cache = self._game._texts[did]     # option value -> action text, built once per game
-            texts = []
-            for v in opts:
-                key = tuple(v) if isinstance(v, list) else v
-                t = cache.get(key)
-                if t is None:
-                    dec = self._prog.decisions[did]
-                    t = cache[key] = f"{dec.label} {dec.display(v)}"
-                texts.append(t)
-            if len(set(texts)) < len(texts):  # different options that read alike: number them
-                count: dict = {}
-                for i, t in enumerate(texts):
-                    count[t] = count.get(t, 0) + 1
-                    if count[t] > 1:
-                        texts[i] = f"{t} ({count[t]})"
-            self._legal = [Action(t, p, i) for i, t in enumerate(texts)]
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._game._legal(pending)
+        return legal[:]
 
     def decision_label(self) -> str | None:
         if self.pending is None:
@@ -224,28 +225,41 @@ class State:
         return self._prog.decisions[self.pending[1]].label
 
     def apply_action(self, action: Any) -> None:
-        if self.pending is None:
+        """Take an action: one of ``legal_actions()``, its text, or its index."""
+        pending = self.pending
+        if pending is None:
             raise GameError("the game is over; no more actions")
-        if self._legal is None:
-            self.legal_actions()
-        if isinstance(action, int) and not isinstance(action, bool):
-            if not 0 <= action < len(self._legal):
-                raise GameError(f"action number {action} is out of range (0 to {len(self._legal) - 1})")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._game._legal(pending)
+        if action.__class__ is Action and action.index < len(legal) and legal[action.index] is action:
+            idx = action.index
+        elif isinstance(action, int) and not isinstance(action, bool):
+            if not 0 <= action < len(legal):
+                raise GameError(f"action number {action} is out of range (0 to {len(legal) - 1})")
             idx = action
         else:
-            text = str(action)
-            idx = next((i for i, a in enumerate(self._legal) if a == text), None)
-            if idx is None:
-                shown = ", ".join(f"'{a}'" for a in self._legal[:8]) + (" ..." if len(self._legal) > 8 else "")
-                raise GameError(f"'{action}' is not a legal action now; legal: {shown}")
-        p, did, opts = self.pending
+            try:
+                idx = legal.index(str(action))
+            except ValueError:
+                shown = ", ".join(f"'{a}'" for a in legal[:8]) + (" ..." if len(legal) > 8 else "")
+                raise GameError(f"'{action}' is not a legal action now; legal: {shown}") from None
+        self.hist.append(legal[idx].text)
         F = self.frames[-1]
-        F[2][self._prog.decisions[did].slot] = opts[idx]
-        F[1] += 1
-        self.hist.append(str(self._legal[idx]))
+        F[2][self._game._slots[pending[1]]] = pending[2][idx]
         self.pending = None
         self._legal = None
-        self._index = None
+        self._run()
+
+    def apply_index(self, i: int) -> None:
+        """Take the i-th option of the open decision without making action texts or recording it in
+        the history: for playouts on throw-away copies (bots, simulations), where only the outcome
+        counts. ``history()`` and ``replay`` do not see these steps."""
+        pending = self.pending
+        F = self.frames[-1]
+        F[2][self._game._slots[pending[1]]] = pending[2][i]
+        self.pending = None
+        self._legal = None
         self._run()
 
     def returns(self) -> list:
@@ -368,7 +382,6 @@ class State:
         S.ann = self.ann
         S.forced = [f[:] for f in self.forced]
         S._legal = self._legal
-        S._index = self._index
         return S
 
     def _data(self) -> dict:
@@ -428,7 +441,6 @@ class State:
             S.ann = node
             S.forced = [[int(f[0]), list(f[1])] for f in data.get("stacked", [])]
             S._legal = None
-            S._index = None
             if len(S.z) != len(prog.zones) or len(S.loc) != len(prog.card_names):
                 raise GameError("the saved state does not fit this game's zones and cards")
             return S

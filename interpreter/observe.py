@@ -196,7 +196,6 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True)
         dec = prog.decisions[S.pending[1]]
         S.pending = [S.pending[0], S.pending[1], [relabel(dec.type, o) for o in S.pending[2]]]
         S._legal = None
-        S._index = None
     if not relabel_log:  # the caller knows every announced card is in ``known``
         return S
     entries = []
