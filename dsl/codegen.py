@@ -21,6 +21,7 @@ Two kinds of procedure function are generated:
 from __future__ import annotations
 
 import itertools
+import re
 from contextlib import contextmanager
 
 from .program import deal, fail, fail_no_options, move_card, move_zone, shuffle_zone
@@ -107,6 +108,9 @@ RUNTIME = {
     "_dedupe": _dedupe, "_subsets": _subsets,
 }
 RUNTIME_NAMES = frozenset(RUNTIME)
+# The compiler writes the state's lists as NUL + name (repr() never writes a NUL, so no text in the
+# rules can look like one): S.z (zones), S.g (globals), S.pv / S.cv (player / card values), S.loc.
+STATE = re.compile("\x00(z|g|pv|cv|loc)")
 
 
 class Namespace:
@@ -138,14 +142,21 @@ class Namespace:
         self._n += 1
         return f"{stem}{self._n}"
 
-    def function(self, name: str, params: str, lines: list, what: str = "") -> object:
-        """Define ``def name(params):`` with ``lines`` — (indent, text, Pos or None) — as its body."""
+    def function(self, name: str, params: str, lines: list, what: str = "", hoist: bool = False) -> object:
+        """Define ``def name(params):`` with ``lines`` — (indent, text, Pos or None) — as its body.
+        The state's lists are written ``\\x00z`` and so on (see ``STATE``); with ``hoist`` they are
+        read once into locals at the top (a procedure's ``S`` is always a state), else in place."""
         filename = f"<rules {self.path}: {what or name}>"
         out = [f"def {name}({params}):"]
         poss: dict[int, object] = {}
         last = None
-        for indent, text, pos in lines or [(0, "pass", None)]:
-            out.append("    " * (indent + 1) + text)
+        lines = lines or [(0, "pass", None)]
+        used = {m.group(1) for _, text, _ in lines for m in STATE.finditer(text)}
+        if hoist and used:
+            lines = [(0, "; ".join(f"_{n} = S.{n}" for n in sorted(used)), None)] + lines
+        sub = (lambda m: "_" + m.group(1)) if hoist else (lambda m: "S." + m.group(1))
+        for indent, text, pos in lines:
+            out.append("    " * (indent + 1) + STATE.sub(sub, text))
             last = pos if pos is not None else last
             if last is not None:
                 poss[len(out)] = last
@@ -170,46 +181,48 @@ class Namespace:
 
 
 class Emitter:
-    """Collects a function body. For a resumable procedure the body is a list of labelled blocks;
-    ``start`` opens the next one (falling through into it), ``goto`` jumps to one."""
+    """Collects a function body as (indent, text, position) lines.
+
+    A resumable procedure is written as structured Python, like the rules it comes from. Each point
+    where it can stop (a decision, a call of a resumable procedure) has a label, numbered from 1 in
+    the order of the text, and on leaving it stores its label in the frame. Running again, the
+    function finds its way back in through guards: ``pc`` is the label to resume at, 0 once resumed,
+    a statement before the resume point is skipped with ``if not pc``, and an ``if`` or loop that
+    holds labels lo..hi is entered with ``(not pc and <condition>) or lo <= pc <= hi``."""
+
+    SAVE = "\x00save"    # where the frame's locals are written back, known once they all are
 
     def __init__(self, resumable: bool):
         self.resumable = resumable
-        self.blocks: list = [[0, []]]
+        self.lines: list = []
         self.depth = 0
-        self.nlabels = 1
+        self.next_label = 1
 
     def line(self, text: str, pos=None) -> None:
-        self.blocks[-1][1].append((self.depth, text, pos))
+        self.lines.append((self.depth, text, pos))
 
     @contextmanager
     def nest(self):
         self.depth += 1
-        n = len(self.blocks[-1][1])
+        n = len(self.lines)
         yield
-        if len(self.blocks[-1][1]) == n:
+        if len(self.lines) == n:
             self.line("pass")
         self.depth -= 1
 
     def label(self) -> int:
-        self.nlabels += 1
-        return self.nlabels - 1
+        self.next_label += 1
+        return self.next_label - 1
 
-    def start(self, label: int) -> None:
-        assert self.depth == 0, "a block starts only at the top level of a procedure"
-        self.line(f"pc = {label}")
-        self.blocks.append([label, []])
-
-    def goto(self, label: int, pos=None) -> None:
-        self.line(f"pc = {label}", pos)
-        self.line("continue", pos)
-
-    def body(self) -> list:
-        """The lines of the function body: plain, or a dispatch loop over the blocks."""
+    def body(self, nslots: int = 0) -> list:
+        """The function body. A resumable procedure's locals (``l0``, ``l1``, ...) live in its frame:
+        read from it on the way in, written back before every stop."""
         if not self.resumable:
-            return self.blocks[0][1]
-        out = [(0, "L = F[2]", None), (0, "pc = F[1]", None), (0, "while True:", None)]
-        for label, lines in self.blocks:
-            out.append((1, f"if pc == {label}:", None))
-            out.extend((d + 2, text, pos) for d, text, pos in lines or [(0, "pass", None)])
-        return out
+            return self.lines
+        names = [f"l{i}" for i in range(nslots)]
+        save = "F[2] = [" + ", ".join(names) + "]"
+        head = [(0, "pc = F[1]", None)]
+        if names:
+            head.append((0, ", ".join(names) + ", = F[2]", None))
+        return (head + [(d, save if text == self.SAVE else text, pos) for d, text, pos in self.lines] +
+                [(0, "S.frames.pop()", None), (0, "return 2", None)])

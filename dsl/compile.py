@@ -10,6 +10,8 @@ it is called with, so every call is checked against real types.
 from __future__ import annotations
 
 import contextlib
+import itertools
+import re
 from typing import Any, Callable
 
 from . import ast as A
@@ -34,24 +36,34 @@ BUILTINS = {
     "min": "min(a, b)", "max": "max(a, b)", "abs": "abs(n)", "empty": "empty(zone or list)",
 }
 AGGREGATES = ("sum", "count", "any", "all", "max", "min")
+INLINE_SIZE = 600     # a define whose body is at most this long is inlined where it is called
+# source that is cheap to repeat and has no effect: a local, a constant, a literal number or name
+SIMPLE = re.compile(r"(L\[\d+\]|[A-Za-z_]\w*|\d+|'[A-Za-z_ ]*')\Z")
+
+
+_TEMP_NAMES = itertools.count(1_000_000)
 
 
 class Scope:
     """The locals of one procedure or function: a flat list of slots. In mode "L" a slot is an item
-    of the frame's locals list (``L[3]``), which survives a decision; in mode "py" it is a Python
-    local (``v3``). Temporary bindings (a loop variable inside an expression) are Python names
-    (``_t3``) either way."""
+    of a list ``L`` (``L[3]``, for values worked out while compiling); in mode "py" it is a Python
+    local (``v3``); in mode "frame" (a resumable procedure) a Python local ``l3`` that is kept in
+    the frame's locals list whenever the procedure stops. Temporary bindings (a loop variable inside
+    an expression) are Python names (``_t3``) in every mode."""
 
     def __init__(self, mode: str = "L"):
         self.slots: dict[str, tuple[int, str]] = {}
         self.n = 0
         self.mode = mode
         self.temps: set[int] = set()
+        self.alias: dict[int, str] = {}    # an inlined function's parameters: the arguments' source
 
     def ref(self, slot: int) -> str:
+        if slot in self.alias:
+            return self.alias[slot]
         if slot in self.temps:
             return f"_t{slot}"
-        return f"L[{slot}]" if self.mode == "L" else f"v{slot}"
+        return {"L": "L[{}]", "py": "v{}", "frame": "l{}"}[self.mode].format(slot)
 
     def lookup(self, name):
         return self.slots.get(name)
@@ -69,13 +81,19 @@ class Scope:
         self.n += 1
         return self.n - 1
 
+    def temp(self) -> int:
+        """A Python local for a loop variable, named apart from every other one (so that an inlined
+        function's loops never capture the names of the loops around it). It takes no frame slot."""
+        slot = next(_TEMP_NAMES)
+        self.temps.add(slot)
+        return slot
+
     def push(self, name: str, typ: str):
         """A temporary binding (a loop variable inside an expression); undo with pop()."""
         saved = self.slots.get(name)
-        self.slots[name] = (self.n, typ)
-        self.temps.add(self.n)
-        self.n += 1
-        return self.n - 1, saved
+        slot = self.temp()
+        self.slots[name] = (slot, typ)
+        return slot, saved
 
     def pop(self, name, saved):
         if saved is None:
@@ -567,7 +585,7 @@ class Compiler:
             return self.k(list(self.kinds[name])), T.list_of(T.enum(name))
         if name in self.globals:
             self._no_state(e)
-            return f"S.g[{self.globals[name][0]}]", self.globals[name][1].type
+            return f"\x00g[{self.globals[name][0]}]", self.globals[name][1].type
         if name in self.zone_index:
             self._no_state(e)
             return repr(self.zone_index[name]), T.ZONE
@@ -596,7 +614,7 @@ class Compiler:
             if name in self.pvars:
                 self._no_state(e)
                 i, info = self.pvars[name]
-                return f"S.pv[{i}][{osrc}]", info.type
+                return f"\x00pv[{i}][{osrc}]", info.type
             if name in self.families:
                 self._no_state(e)
                 return f"({self.families[name]} + {osrc})", T.ZONE
@@ -612,7 +630,7 @@ class Compiler:
             if name in self.cvars:
                 self._no_state(e)
                 i, info = self.cvars[name]
-                return f"S.cv[{i}][{osrc}]", info.type
+                return f"\x00cv[{i}][{osrc}]", info.type
             self.err(f"cards have no '{name}'", e.name_pos or e.pos,
                      did_you_mean(name, list(self.attrs) + list(self.cvars)) or
                      (f"'{name}' belongs to players: write p.{name} for a player p"
@@ -628,7 +646,7 @@ class Compiler:
             return f"list(range({lo}, ({hi}) + 1))", T.NUMBER, False
         src, t = (self._const_expr(e, scope) if const else self.expr(e, scope))
         if t == T.ZONE:
-            return f"S.z[{src}]", T.CARD, True
+            return f"\x00z[{src}]", T.CARD, True
         if T.is_list(t):
             return src, T.elem(t), False
         self.err(f"cannot take items from a {T.describe(t)}", e.pos,
@@ -748,7 +766,7 @@ class Compiler:
             b, bt = self.expr(e.right, scope)
             if bt == T.ZONE:
                 bt2 = T.list_of(T.CARD)
-                b = f"S.z[{b}]"
+                b = f"\x00z[{b}]"
             else:
                 bt2 = bt
             if not T.is_list(bt2):
@@ -839,7 +857,7 @@ class Compiler:
         """A builtin's argument that may be a zone (its cards) or a list."""
         src, t = self.expr(e, scope)
         if t == T.ZONE:
-            return f"S.z[{src}]", T.list_of(T.CARD)
+            return f"\x00z[{src}]", T.list_of(T.CARD)
         return src, t
 
     def _builtin(self, e, scope):
@@ -889,9 +907,9 @@ class Compiler:
             if len(e.args) == 2:
                 k = self.num(e.args[1], scope, f"how many cards {name}() takes")
                 if name == "top":
-                    return f"S.z[{src}][::-1][:{k}]", T.list_of(T.CARD)
-                return f"S.z[{src}][:{k}]", T.list_of(T.CARD)
-            return f"_top(S.z[{src}], {name!r}, {pos})", T.CARD
+                    return f"\x00z[{src}][::-1][:{k}]", T.list_of(T.CARD)
+                return f"\x00z[{src}][:{k}]", T.list_of(T.CARD)
+            return f"_top(\x00z[{src}], {name!r}, {pos})", T.CARD
         if name == "position":
             self._arity(e, 2)
             xsrc, xt = self.expr(e.args[0], scope)
@@ -911,7 +929,7 @@ class Compiler:
             csrc, ct = self.expr(e.args[0], scope)
             self._expect(ct, T.CARD, e.args[0].pos, "holder()'s argument")
             owners = [z.owner for z in self.zones]
-            return f"_holder({self.k(owners)}, S.loc, {csrc})", T.PLAYER
+            return f"_holder({self.k(owners)}, \x00loc, {csrc})", T.PLAYER
         if name in ("min", "max"):
             self._arity(e, 2)
             a = self.num(e.args[0], scope, f"{name}()'s arguments")
@@ -943,8 +961,15 @@ class Compiler:
             fname = self.gen.fresh("_D")
             params = ", ".join(["S"] + [f"v{i}" for i in range(len(d.params))])
             self.gen.function(fname, params, [(0, f"return {body}", d.expr.pos)], f"define {d.name}")
-            self.define_cache[key] = (fname, bt)
-        fname, bt = self.define_cache[key]
+            self.define_cache[key] = (fname, bt, len(body))
+        fname, bt, size = self.define_cache[key]
+        if size <= INLINE_SIZE and all(SIMPLE.match(s) for s, _ in args):
+            # inline: the body again, its parameters standing for the arguments (checked already)
+            inner = Scope("py")
+            for p, (src, t) in zip(d.params, args):
+                inner.alias[inner.bind(p, t, d.pos, self)] = src
+            body, _ = self.expr(d.expr, inner)
+            return body, bt
         return f"{fname}(" + ", ".join(["S"] + [s for s, _ in args]) + ")", bt
 
     # ── procedures and statements ──────────────────────────────────────────
@@ -982,18 +1007,19 @@ class Compiler:
             return [s.body]
         return []
 
-    def _stops(self, s) -> bool:
-        if isinstance(s, (A.Choose, A.EndGame)):
-            return True
+    def _labels(self, s) -> int:
+        """How many places to resume at a statement holds: decisions and resumable calls."""
+        if isinstance(s, A.Choose):
+            return 1
         if isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
-            return s.expr.func in self.resumable
-        return any(self._stops(x) for b in self._sub_bodies(s) for x in b)
+            return int(s.expr.func in self.resumable)
+        return sum(self._labels(x) for b in self._sub_bodies(s) for x in b)
 
     def _proc_body(self, name, params, arg_types, body, pos, resumable: bool):
         """Compile one procedure for one list of argument types; gives its index (resumable) or
         the name of its Python function (pure)."""
         key = (name, arg_types)
-        scope = Scope("L" if resumable else "py")
+        scope = Scope("frame" if resumable else "py")
         em = Emitter(resumable)
         if resumable:
             ref = len(self.procs)
@@ -1007,29 +1033,73 @@ class Compiler:
         for p, t in zip(params, arg_types):
             scope.bind(p, t, pos, self)
         self.block(body, scope, em)
-        if resumable:
-            em.line("S.frames.pop()")
-            em.line("return 2")
-            lines = em.body()
-        else:
-            lines = em.body()
+        lines = em.body(scope.n)
+        if not resumable:
             local = [scope.ref(i) for i in range(len(params), scope.n) if i not in scope.temps]
             if local:
                 lines = [(0, " = ".join(local) + " = None", None)] + lines
         what = f"procedure {name}" if name != "flow" else "flow"
         if resumable:
-            fn = self.gen.function(f"_R{ref}", "S, F", lines, what)
+            fn = self.gen.function(f"_R{ref}", "S, F", lines, what, hoist=True)
             self.procs[ref] = fn
             self.proc_nslots[ref] = scope.n
             self.proc_pad[ref][:] = [None] * (scope.n - len(params))
         else:
             sig = ", ".join(["S"] + [scope.ref(i) for i in range(len(params))])
-            self.gen.function(ref, sig, lines, what)
+            self.gen.function(ref, sig, lines, what, hoist=True)
         return ref
 
     def block(self, stmts, scope, em):
-        for s in stmts:
-            getattr(self, "_s_" + type(s).__name__)(s, scope, em)
+        """A list of statements. In a resumable procedure, the statements without labels that come
+        before one with labels are skipped while resuming (``if not pc``)."""
+        counts = [self._labels(s) for s in stmts] if em.resumable else [0] * len(stmts)
+        last = max((i for i, c in enumerate(counts) if c), default=-1)
+        i = 0
+        while i < len(stmts):
+            if counts[i] or i > last:
+                self._stmt(stmts[i], scope, em)
+                i += 1
+                continue
+            j = i
+            while not counts[j]:
+                j += 1
+            em.line("if not pc:")
+            with em.nest():
+                for s in stmts[i:j]:
+                    self._stmt(s, scope, em)
+            i = j
+
+    def _stmt(self, s, scope, em):
+        getattr(self, "_s_" + type(s).__name__)(s, scope, em)
+
+    def _range(self, em, n: int) -> str:
+        """The test that a resume label is among the next n labels, or '' for none."""
+        lo = em.next_label
+        if n == 0:
+            return ""
+        return f"pc == {lo}" if n == 1 else f"{lo} <= pc <= {lo + n - 1}"
+
+    def _entered(self, em, cond: str, body) -> str:
+        """The test for entering an if-branch or a loop body with labels: fresh and 'cond', or
+        resuming inside it."""
+        rng = self._range(em, sum(self._labels(x) for x in body))
+        fresh = "not pc" if cond == "True" else f"not pc and {cond}"
+        return f"({fresh}) or {rng}" if rng else fresh
+
+    def _stop_here(self, em, lines, ret: int, pos):
+        """A place the procedure stops (a decision, a call): run ``lines`` and leave, unless resuming
+        here — then carry on as if just come back."""
+        back = em.label()
+        em.line("if not pc:", pos)
+        with em.nest():
+            for text in lines:
+                em.line(text, pos)
+            em.line(em.SAVE, pos)
+            em.line(f"F[1] = {back}", pos)
+            em.line(f"return {ret}", pos)
+        em.line(f"elif pc == {back}:", pos)
+        with em.nest():
+            em.line("pc = 0", pos)
 
     def _s_Pass(self, s, scope, em):
         pass
@@ -1057,7 +1127,7 @@ class Compiler:
             elif tgt.id in self.globals:
                 i, info = self.globals[tgt.id]
                 tt = info.type
-                place = f"S.g[{i}]"
+                place = f"\x00g[{i}]"
             elif tgt.id in self.consts:
                 self.err(f"'{tgt.id}' is a constant and cannot change", tgt.pos,
                          "declare it with 'state' if it changes during the game")
@@ -1069,11 +1139,11 @@ class Compiler:
             if ot == T.PLAYER and tgt.name in self.pvars:
                 i, info = self.pvars[tgt.name]
                 tt = info.type
-                place = f"S.pv[{i}][{osrc}]"
+                place = f"\x00pv[{i}][{osrc}]"
             elif ot == T.CARD and tgt.name in self.cvars:
                 i, info = self.cvars[tgt.name]
                 tt = info.type
-                place = f"S.cv[{i}][{osrc}]"
+                place = f"\x00cv[{i}][{osrc}]"
             elif ot == T.CARD and tgt.name in self.attrs:
                 self.err(f"'{tgt.name}' is printed on the card and cannot change", tgt.pos,
                          "declare 'card state' for a value that changes")
@@ -1106,13 +1176,17 @@ class Compiler:
         bottom = s.bottom
         pos = s.pos
         if wt == T.CARD:
-            em.line(f"_c = {what}", pos)
-            em.line(f"if _c is None: fail('there is no card to move', {self.k(pos)})", pos)
-            em.line(f"_d = {dest}", pos)
-            em.line("_l = S.loc", pos)
-            em.line("S.z[_l[_c]].remove(_c)", pos)
-            em.line("S.z[_d].insert(0, _c)" if bottom else "S.z[_d].append(_c)", pos)
-            em.line("_l[_c] = _d", pos)
+            c, d = what, dest
+            if not SIMPLE.match(what):
+                em.line(f"_c = {what}", pos)
+                c = "_c"
+            if not SIMPLE.match(dest):
+                em.line(f"_d = {dest}", pos)   # worked out before the card leaves its zone
+                d = "_d"
+            em.line(f"if {c} is None: fail('there is no card to move', {self.k(pos)})", pos)
+            em.line(f"\x00z[\x00loc[{c}]].remove({c})", pos)
+            em.line(f"\x00z[{d}].insert(0, {c})" if bottom else f"\x00z[{d}].append({c})", pos)
+            em.line(f"\x00loc[{c}] = {d}", pos)
         elif wt == T.ZONE:
             em.line(f"move_zone(S, {what}, {dest}, {bottom})", pos)
         elif wt in (T.list_of(T.CARD), "list:none"):
@@ -1170,14 +1244,11 @@ class Compiler:
         if not resumable:
             em.line(f"{ref}(" + ", ".join(["S"] + srcs) + ")", s.pos)
             return
-        back = em.label()
-        em.line(f"F[1] = {back}", s.pos)
-        em.line("if len(S.frames) > 5000: fail('procedures call one another without end "
-                f"(more than 5,000 deep)', {self.k(s.pos)})", s.pos)
-        em.line(f"S.frames.append([{ref}, 0, [{''.join(a + ', ' for a in srcs)}] + {self.k(self.proc_pad)}[{ref}]])",
-                s.pos)
-        em.line("return 2", s.pos)
-        em.start(back)
+        self._stop_here(em, [
+            "if len(S.frames) > 5000: fail('procedures call one another without end "
+            f"(more than 5,000 deep)', {self.k(s.pos)})",
+            f"S.frames.append([{ref}, 0, [{''.join(a + ', ' for a in srcs)}] + {self.k(self.proc_pad)}[{ref}]])"],
+            2, s.pos)
 
     def _cond(self, cond, scope, what) -> str:
         src, t = self.expr(cond, scope)
@@ -1185,110 +1256,73 @@ class Compiler:
         return src
 
     def _budget(self, em, pos):
-        """The jump back to a loop's head. Loops are the only way to run on without a decision, so
-        this is where the engine's budget of rounds without one is spent (``S.budget``)."""
+        """One round of a 'while' loop. Such loops are the only way to run on for ever without a
+        decision ('for' and 'repeat' loops end by themselves), so this is where the engine's budget
+        of rounds without one is spent (``S.budget``)."""
         em.line("S.budget -= 1", pos)
         em.line("if S.budget < 0: fail('the rules went round loops too long without asking anyone anything; "
                 f"is there a loop that never ends?', {self.k(pos)})", pos)
 
     def _s_If(self, s, scope, em):
-        if not self._stops(s):
-            for i, (cond, body) in enumerate(s.branches):
-                c = self._cond(cond, scope, "an 'if' condition")
-                em.line(f"{'if' if i == 0 else 'elif'} {c}:", cond.pos)
-                with em.nest():
-                    self.block(body, scope, em)
-            if s.orelse is not None:
-                em.line("else:", s.pos)
-                with em.nest():
-                    self.block(s.orelse, scope, em)
-            return
-        end = em.label()
-        for cond, body in s.branches:
+        resumable = self._labels(s) > 0
+        for i, (cond, body) in enumerate(s.branches):
             c = self._cond(cond, scope, "an 'if' condition")
-            skip = em.label()
-            em.line(f"if not {c}:", cond.pos)
+            test = self._entered(em, c, body) if resumable else c
+            em.line(f"{'if' if i == 0 else 'elif'} {test}:", cond.pos)
             with em.nest():
-                em.goto(skip)
-            self.block(body, scope, em)
-            em.goto(end)
-            em.start(skip)
+                self.block(body, scope, em)
         if s.orelse is not None:
-            self.block(s.orelse, scope, em)
-        em.start(end)
+            if resumable:    # not when resuming after the if
+                em.line(f"elif {self._entered(em, 'True', s.orelse)}:", s.pos)
+            else:
+                em.line("else:", s.pos)
+            with em.nest():
+                self.block(s.orelse, scope, em)
 
     def _s_While(self, s, scope, em):
-        if not self._stops(s):
-            c = self._cond(s.cond, scope, "a 'while' condition")
-            em.line(f"while {c}:", s.cond.pos)
-            with em.nest():
-                self._budget(em, s.pos)
-                self.block(s.body, scope, em)
-            return
-        head, out = em.label(), em.label()
-        em.start(head)
         c = self._cond(s.cond, scope, "a 'while' condition")
-        em.line(f"if not {c}:", s.cond.pos)
+        test = self._entered(em, c, s.body) if self._labels(s) else c
+        em.line(f"while {test}:", s.cond.pos)
         with em.nest():
-            em.goto(out)
-        self.block(s.body, scope, em)
-        self._budget(em, s.pos)
-        em.goto(head)
-        em.start(out)
+            self._budget(em, s.pos)
+            self.block(s.body, scope, em)
 
     def _s_Repeat(self, s, scope, em):
         n = self.num(s.count, scope, "how many times to repeat")
-        slot = scope.n
-        scope.n += 1
-        if not self._stops(s):
-            scope.temps.add(slot)
-            em.line(f"for {scope.ref(slot)} in range({n}):", s.pos)
+        if not self._labels(s):
+            em.line(f"for {scope.ref(scope.temp())} in range({n}):", s.pos)
             with em.nest():
-                self._budget(em, s.pos)
                 self.block(s.body, scope, em)
             return
-        count = scope.ref(slot)
-        em.line(f"{count} = {n}", s.pos)
-        head, out = em.label(), em.label()
-        em.start(head)
-        em.line(f"if {count} <= 0:", s.pos)
+        count = scope.ref(scope.n)      # rounds left, kept in the frame
+        scope.n += 1
+        em.line(f"if not pc: {count} = {n}", s.pos)
+        em.line(f"while {self._entered(em, f'{count} > 0', s.body)}:", s.pos)
         with em.nest():
-            em.goto(out)
-        em.line(f"{count} -= 1", s.pos)
-        self.block(s.body, scope, em)
-        self._budget(em, s.pos)
-        em.goto(head)
-        em.start(out)
+            self.block(s.body, scope, em)
+            em.line(f"{count} -= 1", s.pos)
 
     def _s_For(self, s, scope, em):
         src, et, is_zone = self._source(s.source, scope)
         var = scope.ref(scope.bind(s.var, et, s.pos, self))
-        if not self._stops(s):
+        if not self._labels(s):
             em.line(f"for {var} in {'list(' + src + ')' if is_zone else src}:", s.pos)
             with em.nest():
-                self._budget(em, s.pos)
                 self.block(s.body, scope, em)
             return
-        items, idx = scope.ref(scope.n), scope.ref(scope.n + 1)
+        items, idx = scope.ref(scope.n), scope.ref(scope.n + 1)    # the items and the next one, in the frame
         scope.n += 2
-        em.line(f"{items} = list({src})", s.pos)
-        em.line(f"{idx} = 0", s.pos)
-        head, out = em.label(), em.label()
-        em.start(head)
-        em.line(f"if {idx} >= len({items}):", s.pos)
+        em.line(f"if not pc: {items} = list({src}); {idx} = 0", s.pos)
+        em.line(f"while {self._entered(em, f'{idx} < len({items})', s.body)}:", s.pos)
         with em.nest():
-            em.goto(out)
-        em.line(f"{var} = {items}[{idx}]", s.pos)
-        em.line(f"{idx} += 1", s.pos)
-        self.block(s.body, scope, em)
-        self._budget(em, s.pos)
-        em.goto(head)
-        em.start(out)
+            em.line(f"if not pc: {var} = {items}[{idx}]", s.pos)
+            self.block(s.body, scope, em)
+            em.line(f"{idx} += 1", s.pos)
 
     def _s_Choose(self, s, scope, em):
         who, pt = self.expr(s.player, scope)
         self._expect(pt, T.PLAYER, s.player.pos, "who chooses")
-        src, et, _ = self._source(s.source, scope)
+        src, et, is_zone = self._source(s.source, scope)
         vt = T.list_of(et) if s.subset else et
         if s.subset:
             # the 'where' condition tests one item; the chosen list is bound afterwards
@@ -1310,38 +1344,41 @@ class Compiler:
             if s.cond is not None:
                 cond = self._cond(s.cond, scope, "a 'where' condition")
             scope.pop(s.var, saved)
-        display = self.display(vt)
-        label = s.label or "choose"
-        did = len(self.decisions)
-        self.decisions.append(Decision(label, slot, display, s.pos, "subset" if s.subset else T.describe(vt), vt))
-        pos, kpos = s.pos, self.k(s.pos)
         # Interchangeable options are offered once: cards whose printed attributes are all equal,
         # and equal values. (Different cards that merely look alike get distinct action texts.)
         if et == T.CARD:
             cls = self.card_class
             key = self.k(lambda v: -1 if v is None else cls[v]) if len(set(cls)) < len(cls) else None
+            # distinct kinds of card have distinct names, and a zone holds each card once
+            unique = (not s.subset and len(set(self.card_names)) == len(set(cls))
+                      and (is_zone or key is not None))
         else:
             key = "_value_key"
+            unique = not s.subset and (vt in (T.NUMBER, T.PLAYER, T.BOOL) or T.is_enum(vt))
+        display = self.display(vt)
+        label = s.label or "choose"
+        did = len(self.decisions)
+        self.decisions.append(Decision(label, slot, display, s.pos, "subset" if s.subset else T.describe(vt), vt,
+                                       unique))
+        kpos = self.k(s.pos)
         tvar = scope.ref(tslot)
-        em.line(f"_p = {who}", pos)
-        em.line(f"if _p is None: fail('nobody is there to choose', {kpos})", pos)
+        lines = [f"_p = {who}", f"if _p is None: fail('nobody is there to choose', {kpos})"]
         if cond is None:
-            em.line(f"_o = list({src})", pos)
+            lines.append(f"_o = list({src})")
         else:
-            em.line(f"_o = {self._comp(tvar, tvar, src, cond)}", pos)
+            lines.append(f"_o = {self._comp(tvar, tvar, src, cond)}")
             if s.if_able:
-                em.line(f"if not _o: _o = list({src})", pos)
+                lines.append(f"if not _o: _o = list({src})")
         if s.subset:
-            em.line(f"_o = _subsets(_o, {such}, {key or '_value_key'}, {kpos})", pos)
+            lines.append(f"_o = _subsets(_o, {such}, {key or '_value_key'}, {kpos})")
         else:
-            if key is not None:
-                em.line(f"_o = _dedupe(_o, {key})", pos)
-            em.line(f"if not _o: fail_no_options('Player %d has nothing to choose from' % (_p + 1), {kpos})", pos)
-        back = em.label()
-        em.line(f"S.pending = [_p, {did}, _o]", pos)
-        em.line(f"F[1] = {back}", pos)
-        em.line("return 1", pos)
-        em.start(back)
+            if key == "_value_key" and not T.is_list(vt):
+                lines.append("if len(set(_o)) < len(_o): _o = _dedupe(_o, _value_key)")
+            elif key is not None:
+                lines.append(f"_o = _dedupe(_o, {key})")
+            lines.append(f"if not _o: fail_no_options('Player %d has nothing to choose from' % (_p + 1), {kpos})")
+        lines.append(f"S.pending = [_p, {did}, _o]")
+        self._stop_here(em, lines, 1, s.pos)
 
 
 def compile_rules(rules: A.RulesFile, players: int, variants: tuple = ()) -> Program:

@@ -52,6 +52,7 @@ class Decision:
     pos: Pos
     kind: str                # what is chosen: card, player, number, ... or subset
     type: str = ""           # the checker's type of each option (list:card for a subset of cards)
+    unique_texts: bool = False   # the options can never read alike (so nothing to number)
 
 
 @attrs.define

@@ -54,25 +54,26 @@ class Game:
             names.setdefault(name, []).append(cid)
         self._ids_by_name = names
         # Actions are made once per (seat, index, option) and reused: legal_actions builds no text
-        self._acts = [dict() for _ in program.decisions]
+        self._acts = [[[] for _ in range(program.players)] for _ in program.decisions]
         self._listy = [d.type.startswith("list:") for d in program.decisions]
         self._slots = [d.slot for d in program.decisions]
+        self._unique = [d.unique_texts for d in program.decisions]   # known never to read alike
 
     def _legal(self, pending) -> list:
         """The Actions of an open decision [seat, decision, options]."""
         p, did, opts = pending
-        cache = self._acts[did]
-        out = []
-        listy = self._listy[did]
-        for i, v in enumerate(opts):
-            k = (p, i, tuple(v) if listy else v)
-            a = cache.get(k)
-            if a is None:
-                dec = self.program.decisions[did]
-                a = cache[k] = Action(f"{dec.label} {dec.display(v)}", p, i)
-            out.append(a)
-        if len(set(out)) < len(out):  # different options that read alike: number them
-            count: dict = {}
+        rows = self._acts[did][p]       # for each index, a dict option -> Action
+        if len(rows) < len(opts):
+            rows.extend({} for _ in range(len(opts) - len(rows)))
+        keys = list(map(tuple, opts)) if self._listy[did] else opts
+        out = list(map(dict.get, rows, keys))
+        if not all(out):                # options not seen before at this seat and index
+            dec = self.program.decisions[did]
+            for i, a in enumerate(out):
+                if a is None:
+                    out[i] = rows[i][keys[i]] = Action(f"{dec.label} {dec.display(opts[i])}", p, i)
+        if not self._unique[did] and len(set(out)) < len(out):
+            count: dict = {}                  # different options that read alike: number them
             for i, a in enumerate(out):
                 count[a] = count.get(a, 0) + 1
                 if count[a] > 1:
@@ -187,17 +188,22 @@ class State:
                 F = frames[-1]
                 if procs[F[0]](self, F) == STOP:
                     return
-        except RulesRuntimeError as e:
+        except Exception as e:
+            self._failed(e)
+
+    def _failed(self, e: Exception):
+        """Raise what went wrong while running the rules, as a RulesRuntimeError naming the line."""
+        if isinstance(e, RulesRuntimeError):
             e.source = self._prog.source
-            raise
-        except (RulesError, GameError):
-            raise
-        except RecursionError as e:
+            raise e
+        if isinstance(e, (RulesError, GameError)):
+            raise e
+        pos = self._prog.code.position(e.__traceback__)
+        if isinstance(e, RecursionError):
             raise RulesRuntimeError("procedures call one another without end (too deep for Python)",
-                                    self._prog.code.position(e.__traceback__), self._prog.source) from None
-        except Exception as e:  # a Python error inside generated code: report the rules line it came from
-            raise RulesRuntimeError(f"{type(e).__name__}: {e}", self._prog.code.position(e.__traceback__),
-                                    self._prog.source) from None
+                                    pos, self._prog.source) from None
+        # a Python error inside generated code: report the rules line it came from
+        raise RulesRuntimeError(f"{type(e).__name__}: {e}", pos, self._prog.source) from None
 
     # ── the OpenSpiel-shaped API ───────────────────────────────────────────
     @property
@@ -211,12 +217,13 @@ class State:
         return self.pending is None
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        pending = self.pending
-        if pending is None or (player is not None and player != pending[0]):
-            return []
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._game._legal(pending)
+            if self.pending is None:
+                return []
+            legal = self._legal = self._game._legal(self.pending)
+        if player is not None and player != self.pending[0]:
+            return []
         return legal[:]
 
     def decision_label(self) -> str | None:
@@ -232,24 +239,40 @@ class State:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._game._legal(pending)
-        if action.__class__ is Action and action.index < len(legal) and legal[action.index] is action:
+        if action.__class__ is Action:
             idx = action.index
-        elif isinstance(action, int) and not isinstance(action, bool):
-            if not 0 <= action < len(legal):
-                raise GameError(f"action number {action} is out of range (0 to {len(legal) - 1})")
-            idx = action
+            if idx >= len(legal) or legal[idx] is not action:
+                idx = self._find(action, legal)
         else:
-            try:
-                idx = legal.index(str(action))
-            except ValueError:
-                shown = ", ".join(f"'{a}'" for a in legal[:8]) + (" ..." if len(legal) > 8 else "")
-                raise GameError(f"'{action}' is not a legal action now; legal: {shown}") from None
+            idx = self._find(action, legal)
         self.hist.append(legal[idx].text)
-        F = self.frames[-1]
+        frames = self.frames
+        F = frames[-1]
         F[2][self._game._slots[pending[1]]] = pending[2][idx]
         self.pending = None
         self._legal = None
-        self._run()
+        # the run loop of _run, inlined: this is the path every decision takes
+        procs = self._prog.procs
+        self.budget = MAX_STEPS
+        try:
+            while frames:
+                F = frames[-1]
+                if procs[F[0]](self, F) == STOP:
+                    return
+        except Exception as e:
+            self._failed(e)
+
+    @staticmethod
+    def _find(action, legal) -> int:
+        if isinstance(action, int) and not isinstance(action, bool):
+            if not 0 <= action < len(legal):
+                raise GameError(f"action number {action} is out of range (0 to {len(legal) - 1})")
+            return action
+        try:
+            return legal.index(str(action))
+        except ValueError:
+            shown = ", ".join(f"'{a}'" for a in legal[:8]) + (" ..." if len(legal) > 8 else "")
+            raise GameError(f"'{action}' is not a legal action now; legal: {shown}") from None
 
     def apply_index(self, i: int) -> None:
         """Take the i-th option of the open decision without making action texts or recording it in
