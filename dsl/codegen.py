@@ -24,7 +24,7 @@ import itertools
 import re
 from contextlib import contextmanager
 
-from .program import deal, fail, fail_no_options, move_card, move_zone, shuffle_zone
+from .program import deal, fail, fail_no_options, move_card, move_cards, move_zone, shuffle_zone
 
 
 # ── helpers the generated code calls ────────────────────────────────────────
@@ -62,6 +62,11 @@ def _pick(f, vals, name, pos):
     if not vals:
         fail(f"{name}(...) of nothing", pos)
     return f(vals)
+
+
+def _best(pick, rows):
+    """The item of the best row (keys..., position, item), or None when there is none."""
+    return pick(rows)[-1] if rows else None
 
 
 def _holder(owners, loc, c):
@@ -102,9 +107,10 @@ def _subsets(items, test, keyfn, pos):
 
 
 RUNTIME = {
-    "fail": fail, "fail_no_options": fail_no_options, "move_card": move_card, "move_zone": move_zone,
+    "fail": fail, "fail_no_options": fail_no_options, "move_card": move_card, "move_cards": move_cards,
+    "move_zone": move_zone,
     "shuffle_zone": shuffle_zone, "deal": deal, "_top": _top, "_position": _position, "_item": _item,
-    "_div": _div, "_mod": _mod, "_pick": _pick, "_holder": _holder, "_value_key": _value_key,
+    "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": _value_key,
     "_dedupe": _dedupe, "_subsets": _subsets,
 }
 RUNTIME_NAMES = frozenset(RUNTIME)

@@ -228,7 +228,7 @@ class Compiler:
             procs=self.procs, code=self.gen, proc_names=self.proc_names, proc_nslots=self.proc_nslots,
             decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
             invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
-            min_players=pl.low, max_players=pl.high)
+            min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index))
 
     def _select_variants(self) -> list:
         base, variants = [], {}
@@ -723,19 +723,27 @@ class Compiler:
         return f"_pick({func}, {self._comp(body, var, src, cond)}, {func!r}, {self.k(e.pos)})", T.NUMBER
 
     def _e_Best(self, e, scope):
-        src, et, var, cond, _ = self._bind_loop(e.var, e.source, e.cond, scope)
-        slot2, saved = scope.push(e.var, et)
+        src, et, _ = self._source(e.source, scope)
+        slot, saved = scope.push(e.var, et)
+        var = scope.ref(slot)
+        cond = None
+        if e.cond is not None:
+            cond, ct = self.expr(e.cond, scope)
+            self._expect(ct, T.BOOL, e.cond.pos, "a 'where' condition")
         keys = []
         for k in e.keys:
             ksrc, kt = self.expr(k, scope)
             self._expect(kt, T.NUMBER, k.pos, f"what '{e.kind}' compares")
             keys.append(ksrc)
         scope.pop(e.var, saved)
-        var2 = scope.ref(slot2)
-        key = keys[0] if len(keys) == 1 else "(" + ", ".join(keys) + ",)"
-        pick = "max" if e.kind == "highest" else "min"    # both give the first of equals
-        items = src if cond is None else self._comp(var, var, src, cond)
-        return f"{pick}({items}, key=lambda {var2}: {key}, default=None)", et
+        # (keys..., -position, item): max() gives the highest, and the first of equals; min() with
+        # +position the lowest. The item itself is never compared, as positions differ.
+        i = scope.ref(scope.temp())
+        order = f"-{i}" if e.kind == "highest" else i
+        row = "(" + ", ".join(keys + [order, var]) + ")"
+        pick = "max" if e.kind == "highest" else "min"
+        rows = f"[{row} for {i}, {var} in enumerate({src})" + (f" if {cond}]" if cond is not None else "]")
+        return f"_best({pick}, {rows})", et
 
     def _e_Ternary(self, e, scope):
         c, ct = self.expr(e.cond, scope)
@@ -1057,6 +1065,8 @@ class Compiler:
         i = 0
         while i < len(stmts):
             if counts[i] or i > last:
+                # resuming at the last statement with labels, the label is surely one of its own
+                self._last = i == last
                 self._stmt(stmts[i], scope, em)
                 i += 1
                 continue
@@ -1072,6 +1082,11 @@ class Compiler:
     def _stmt(self, s, scope, em):
         getattr(self, "_s_" + type(s).__name__)(s, scope, em)
 
+    def _take_last(self) -> bool:
+        """Whether the statement being compiled is the last with labels in its list (read once)."""
+        last, self._last = getattr(self, "_last", False), False
+        return last
+
     def _range(self, em, n: int) -> str:
         """The test that a resume label is among the next n labels, or '' for none."""
         lo = em.next_label
@@ -1079,14 +1094,17 @@ class Compiler:
             return ""
         return f"pc == {lo}" if n == 1 else f"{lo} <= pc <= {lo + n - 1}"
 
-    def _entered(self, em, cond: str, body) -> str:
+    def _entered(self, em, cond: str, body, only: bool = False) -> str:
         """The test for entering an if-branch or a loop body with labels: fresh and 'cond', or
-        resuming inside it."""
-        rng = self._range(em, sum(self._labels(x) for x in body))
+        resuming inside it. ``only``: no label after this body can be the one to resume at."""
+        n = sum(self._labels(x) for x in body)
+        if only and n:
+            return f"pc or {cond}"
+        rng = self._range(em, n)
         fresh = "not pc" if cond == "True" else f"not pc and {cond}"
         return f"({fresh}) or {rng}" if rng else fresh
 
-    def _stop_here(self, em, lines, ret: int, pos):
+    def _stop_here(self, em, lines, ret: int, pos, last: bool):
         """A place the procedure stops (a decision, a call): run ``lines`` and leave, unless resuming
         here — then carry on as if just come back."""
         back = em.label()
@@ -1097,7 +1115,7 @@ class Compiler:
             em.line(em.SAVE, pos)
             em.line(f"F[1] = {back}", pos)
             em.line(f"return {ret}", pos)
-        em.line(f"elif pc == {back}:", pos)
+        em.line("else:" if last else f"elif pc == {back}:", pos)
         with em.nest():
             em.line("pc = 0", pos)
 
@@ -1190,10 +1208,7 @@ class Compiler:
         elif wt == T.ZONE:
             em.line(f"move_zone(S, {what}, {dest}, {bottom})", pos)
         elif wt in (T.list_of(T.CARD), "list:none"):
-            em.line(f"_d = {dest}", pos)
-            em.line(f"for _c in {'reversed(' if bottom else 'list('}{what}):", pos)
-            with em.nest():
-                em.line(f"move_card(S, _c, _d, {bottom})", pos)
+            em.line(f"move_cards(S, {what}, {dest}, {bottom})", pos)
         else:
             self.err(f"only cards move; this is a {T.describe(wt)}", s.what.pos)
 
@@ -1222,6 +1237,7 @@ class Compiler:
         em.line("return 2", s.pos)
 
     def _s_ExprStmt(self, s, scope, em):
+        last = self._take_last()
         call = s.expr
         if call.func not in self.proc_decls:
             if call.func in self.defines or call.func in BUILTINS:
@@ -1248,7 +1264,7 @@ class Compiler:
             "if len(S.frames) > 5000: fail('procedures call one another without end "
             f"(more than 5,000 deep)', {self.k(s.pos)})",
             f"S.frames.append([{ref}, 0, [{''.join(a + ', ' for a in srcs)}] + {self.k(self.proc_pad)}[{ref}]])"],
-            2, s.pos)
+            2, s.pos, last)
 
     def _cond(self, cond, scope, what) -> str:
         src, t = self.expr(cond, scope)
@@ -1265,14 +1281,17 @@ class Compiler:
 
     def _s_If(self, s, scope, em):
         resumable = self._labels(s) > 0
+        bodies = [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
+        # the last statement with labels, with labels in one branch only: a resume goes there
+        only = self._take_last() and sum(1 for b in bodies if any(self._labels(x) for x in b)) == 1
         for i, (cond, body) in enumerate(s.branches):
             c = self._cond(cond, scope, "an 'if' condition")
-            test = self._entered(em, c, body) if resumable else c
+            test = self._entered(em, c, body, only) if resumable else c
             em.line(f"{'if' if i == 0 else 'elif'} {test}:", cond.pos)
             with em.nest():
                 self.block(body, scope, em)
         if s.orelse is not None:
-            if resumable:    # not when resuming after the if
+            if resumable and not only:    # not when resuming after the if
                 em.line(f"elif {self._entered(em, 'True', s.orelse)}:", s.pos)
             else:
                 em.line("else:", s.pos)
@@ -1280,14 +1299,16 @@ class Compiler:
                 self.block(s.orelse, scope, em)
 
     def _s_While(self, s, scope, em):
+        only = self._take_last()
         c = self._cond(s.cond, scope, "a 'while' condition")
-        test = self._entered(em, c, s.body) if self._labels(s) else c
+        test = self._entered(em, c, s.body, only) if self._labels(s) else c
         em.line(f"while {test}:", s.cond.pos)
         with em.nest():
             self._budget(em, s.pos)
             self.block(s.body, scope, em)
 
     def _s_Repeat(self, s, scope, em):
+        only = self._take_last()
         n = self.num(s.count, scope, "how many times to repeat")
         if not self._labels(s):
             em.line(f"for {scope.ref(scope.temp())} in range({n}):", s.pos)
@@ -1297,12 +1318,13 @@ class Compiler:
         count = scope.ref(scope.n)      # rounds left, kept in the frame
         scope.n += 1
         em.line(f"if not pc: {count} = {n}", s.pos)
-        em.line(f"while {self._entered(em, f'{count} > 0', s.body)}:", s.pos)
+        em.line(f"while {self._entered(em, f'{count} > 0', s.body, only)}:", s.pos)
         with em.nest():
             self.block(s.body, scope, em)
             em.line(f"{count} -= 1", s.pos)
 
     def _s_For(self, s, scope, em):
+        only = self._take_last()
         src, et, is_zone = self._source(s.source, scope)
         var = scope.ref(scope.bind(s.var, et, s.pos, self))
         if not self._labels(s):
@@ -1313,13 +1335,14 @@ class Compiler:
         items, idx = scope.ref(scope.n), scope.ref(scope.n + 1)    # the items and the next one, in the frame
         scope.n += 2
         em.line(f"if not pc: {items} = list({src}); {idx} = 0", s.pos)
-        em.line(f"while {self._entered(em, f'{idx} < len({items})', s.body)}:", s.pos)
+        em.line(f"while {self._entered(em, f'{idx} < len({items})', s.body, only)}:", s.pos)
         with em.nest():
             em.line(f"if not pc: {var} = {items}[{idx}]", s.pos)
             self.block(s.body, scope, em)
             em.line(f"{idx} += 1", s.pos)
 
     def _s_Choose(self, s, scope, em):
+        last = self._take_last()
         who, pt = self.expr(s.player, scope)
         self._expect(pt, T.PLAYER, s.player.pos, "who chooses")
         src, et, is_zone = self._source(s.source, scope)
@@ -1363,8 +1386,8 @@ class Compiler:
         kpos = self.k(s.pos)
         tvar = scope.ref(tslot)
         lines = [f"_p = {who}", f"if _p is None: fail('nobody is there to choose', {kpos})"]
-        if cond is None:
-            lines.append(f"_o = list({src})")
+        if cond is None:   # the options are a list of their own: a zone's or a constant list is copied
+            lines.append(f"_o = {src}" if src.startswith(("[", "list(")) else f"_o = list({src})")
         else:
             lines.append(f"_o = {self._comp(tvar, tvar, src, cond)}")
             if s.if_able:
@@ -1373,12 +1396,13 @@ class Compiler:
             lines.append(f"_o = _subsets(_o, {such}, {key or '_value_key'}, {kpos})")
         else:
             if key == "_value_key" and not T.is_list(vt):
-                lines.append("if len(set(_o)) < len(_o): _o = _dedupe(_o, _value_key)")
+                if not src.startswith(("list(dict.fromkeys(", "list(range(")):   # unique(), a range: no repeats
+                    lines.append("if len(set(_o)) < len(_o): _o = _dedupe(_o, _value_key)")
             elif key is not None:
                 lines.append(f"_o = _dedupe(_o, {key})")
             lines.append(f"if not _o: fail_no_options('Player %d has nothing to choose from' % (_p + 1), {kpos})")
         lines.append(f"S.pending = [_p, {did}, _o]")
-        self._stop_here(em, lines, 1, s.pos)
+        self._stop_here(em, lines, 1, s.pos, last)
 
 
 def compile_rules(rules: A.RulesFile, players: int, variants: tuple = ()) -> Program:

@@ -95,6 +95,7 @@ class Program:
     player_names: list
     min_players: int = 0
     max_players: int = 0
+    proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
 
 
 class NoLegalAction(RulesRuntimeError):
@@ -118,6 +119,19 @@ def move_card(S, c: int, dest: int, bottom: bool = False) -> None:
     else:
         S.z[dest].append(c)
     S.loc[c] = dest
+
+
+def move_cards(S, cards, dest: int, bottom: bool = False) -> None:
+    """Move a list of cards one by one, in order (to the bottom: the last ends lowest)."""
+    z, loc = S.z, S.loc
+    cards = list(cards)
+    for c in (reversed(cards) if bottom else cards):
+        z[loc[c]].remove(c)
+        if bottom:
+            z[dest].insert(0, c)
+        else:
+            z[dest].append(c)
+        loc[c] = dest
 
 
 def move_zone(S, src: int, dest: int, bottom: bool = False) -> None:

@@ -101,7 +101,7 @@ class Game:
         nshared = sum(1 for z in p.zones if z.owner is None)
         fams = len(p.families)
         return (f"{p.title}: {p.players} players, {len(p.card_names)} cards, {nshared} shared zones + "
-                f"{fams} per player, {len(p.decisions)} kinds of decision, {len(p.procs)} procedures"
+                f"{fams} per player, {len(p.decisions)} kinds of decision, {p.proc_count} procedures"
                 + (f", variants {', '.join(p.variants)}" if p.variants else ""))
 
     def new_initial_state(self, seed: int | None = None, stack: dict | None = None) -> "State":
@@ -219,9 +219,19 @@ class State:
     def legal_actions(self, player: int | None = None) -> list[Action]:
         legal = self._legal
         if legal is None:
-            if self.pending is None:
+            pending = self.pending
+            if pending is None:
                 return []
-            legal = self._legal = self._game._legal(self.pending)
+            # Game._legal, inlined for the common case: every option seen before at this seat
+            rows = self._game._acts[pending[1]][pending[0]]
+            opts = pending[2]
+            if len(rows) >= len(opts) and not self._game._listy[pending[1]]:
+                legal = list(map(dict.get, rows, opts))
+                if not all(legal) or not self._game._unique[pending[1]]:
+                    legal = self._game._legal(pending)
+            else:
+                legal = self._game._legal(pending)
+            self._legal = legal
         if player is not None and player != self.pending[0]:
             return []
         return legal[:]
@@ -393,17 +403,21 @@ class State:
     def clone(self) -> "State":
         S = object.__new__(State)
         S._game, S._prog, S.seed = self._game, self._prog, self.seed
-        S.z = [z[:] for z in self.z]
+        copy = list.copy
+        S.z = list(map(copy, self.z))
         S.loc = self.loc[:]
-        S.g = [_copy(v) for v in self.g]
-        S.pv = [v[:] for v in self.pv]
-        S.cv = [v[:] for v in self.cv]
+        # values that are lists are never changed in place (a new list is assigned), so the lists
+        # holding the values are copied, not the values
+        S.g = self.g[:]
+        S.pv = list(map(copy, self.pv))
+        S.cv = list(map(copy, self.cv))
         S.frames = [[F[0], F[1], F[2][:]] for F in self.frames]
-        S.pending = None if self.pending is None else [self.pending[0], self.pending[1], self.pending[2][:]]
+        pending = self.pending
+        S.pending = None if pending is None else [pending[0], pending[1], pending[2][:]]
         S.rng = self.rng
         S.hist = self.hist[:]
         S.ann = self.ann
-        S.forced = [f[:] for f in self.forced]
+        S.forced = [f[:] for f in self.forced] if self.forced else []
         S._legal = self._legal
         return S
 
