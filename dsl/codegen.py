@@ -20,6 +20,7 @@ Two kinds of procedure function are generated:
 """
 from __future__ import annotations
 
+import ast
 import itertools
 import re
 from contextlib import contextmanager
@@ -114,6 +115,7 @@ RUNTIME = {
     "_dedupe": _dedupe, "_subsets": _subsets,
 }
 RUNTIME_NAMES = frozenset(RUNTIME)
+LOCAL = re.compile(r"\bl\d+\b")    # a resumable procedure's frame local in generated code
 # The compiler writes the state's lists as NUL + name (repr() never writes a NUL, so no text in the
 # rules can look like one): S.z (zones), S.g (globals), S.pv / S.cv (player / card values), S.loc.
 STATE = re.compile("\x00(z|g|pv|cv|loc)")
@@ -157,10 +159,14 @@ class Namespace:
         poss: dict[int, object] = {}
         last = None
         lines = lines or [(0, "pass", None)]
-        used = {m.group(1) for _, text, _ in lines for m in STATE.finditer(text)}
-        if hoist and used:
-            lines = [(0, "; ".join(f"_{n} = S.{n}" for n in sorted(used)), None)] + lines
-        sub = (lambda m: "_" + m.group(1)) if hoist else (lambda m: "S." + m.group(1))
+        uses: dict = {}
+        for _, text, _ in lines:
+            for m in STATE.finditer(text):
+                uses[m.group(1)] = uses.get(m.group(1), 0) + 1
+        hoisted = sorted(n for n, k in uses.items() if k > 1) if hoist else []   # read once: in place
+        if hoisted:
+            lines = [(0, "; ".join(f"_{n} = S.{n}" for n in hoisted), None)] + lines
+        sub = lambda m: ("_" if m.group(1) in hoisted else "S.") + m.group(1)
         for indent, text, pos in lines:
             out.append("    " * (indent + 1) + STATE.sub(sub, text))
             last = pos if pos is not None else last
@@ -196,13 +202,17 @@ class Emitter:
     a statement before the resume point is skipped with ``if not pc``, and an ``if`` or loop that
     holds labels lo..hi is entered with ``(not pc and <condition>) or lo <= pc <= hi``."""
 
-    SAVE = "\x00save"    # where the frame's locals are written back, known once they all are
+    # Where the frame's locals are written back before a stop, and read again on resuming there:
+    # only those still in use after that point, which is known once the whole body is written.
+    SAVE, LOAD = "_SAVE_", "_LOAD_"
 
     def __init__(self, resumable: bool):
         self.resumable = resumable
         self.lines: list = []
         self.depth = 0
         self.next_label = 1
+        self.chosen: dict[str, str] = {}   # label -> the local a decision there sets (by the engine)
+        self.decisions: dict = {}          # label -> the Decision, whose slot is set at the end
 
     def line(self, text: str, pos=None) -> None:
         self.lines.append((self.depth, text, pos))
@@ -216,19 +226,127 @@ class Emitter:
             self.line("pass")
         self.depth -= 1
 
+    def fresh_only(self, text: str, pos=None) -> None:
+        """A line skipped while resuming."""
+        self.line("if not pc:", pos)
+        with self.nest():
+            self.line(text, pos)
+
     def label(self) -> int:
         self.next_label += 1
         return self.next_label - 1
 
     def body(self, nslots: int = 0) -> list:
         """The function body. A resumable procedure's locals (``l0``, ``l1``, ...) live in its frame:
-        read from it on the way in, written back before every stop."""
+        all read from it when the procedure starts; at a stop, those that may still be read after
+        resuming there are written to it, and read back from it on resuming."""
         if not self.resumable:
             return self.lines
-        names = [f"l{i}" for i in range(nslots)]
-        save = "F[2] = [" + ", ".join(names) + "]"
-        head = [(0, "pc = F[1]", None)]
-        if names:
-            head.append((0, ", ".join(names) + ", = F[2]", None))
-        return (head + [(d, save if text == self.SAVE else text, pos) for d, text, pos in self.lines] +
-                [(0, "S.frames.pop()", None), (0, "return 2", None)])
+        self._merge_guards()
+        live = self._live()
+        out = [(0, "pc = F[1]", None)]
+        if nslots:
+            out.append((0, "if not pc: " + ", ".join(f"l{i}" for i in range(nslots)) + ", = F[2]", None))
+        for d, text, pos in self.lines:
+            if text.startswith((self.SAVE, self.LOAD)):
+                # the frame holds just those locals, then the value the decision there sets, which
+                # the engine writes in the last place
+                label = text.split("_")[-1]
+                chosen = self.chosen.get(label)
+                names = sorted(live.get(label, set()) - {chosen}, key=lambda n: int(n[1:]))
+                if chosen is not None:
+                    self.decisions[label].slot = len(names)
+                if text.startswith(self.SAVE):
+                    text = "F[2] = [" + ", ".join(names + (["None"] if chosen else [])) + "]"
+                elif names or chosen:
+                    text = ", ".join(names + ([chosen] if chosen else [])) + ", = F[2]"
+                else:
+                    text = "pass"
+            out.append((d, text, pos))
+        return out + [(0, "S.frames.pop()", None), (0, "return 2", None)]
+
+    def _merge_guards(self) -> None:
+        """Two 'if not pc:' blocks in a row become one (a test saved each time through)."""
+        lines, out = self.lines, []
+        i = 0
+        while i < len(lines):
+            d, text, pos = lines[i]
+            out.append(lines[i])
+            if text == "if not pc:":
+                j = i + 1
+                while True:   # copy the block, then take in the next one if it is another guard
+                    while j < len(lines) and lines[j][0] > d:
+                        out.append(lines[j])
+                        j += 1
+                    if j < len(lines) and lines[j][0] == d and lines[j][1] == "if not pc:":
+                        j += 1
+                        continue
+                    break
+                i = j
+                continue
+            i += 1
+        self.lines = out
+
+    def _live(self) -> dict:
+        """For each stop's label, the frame locals that may be read after resuming there before
+        they are written: a backward liveness pass over the generated Python."""
+        src = "\n".join("    " * d + STATE.sub(r"S.\1", text) for d, text, _ in self.lines) or "pass"
+        tree = ast.parse(src).body
+        found: dict = {}
+        while True:   # a stop writes what is live where it resumes: go round until that settles
+            before = {k: set(v) for k, v in found.items()}
+            _live_block(tree, set(), found, self.chosen)
+            if found == before:
+                return found
+
+
+def _names(node, ctx) -> set:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)
+            and LOCAL.fullmatch(n.id)}
+
+
+def _live_block(stmts, after: set, found: dict, chosen: dict) -> set:
+    live = set(after)
+    for s in reversed(stmts):
+        live = _live_stmt(s, live, found, chosen)
+    return live
+
+
+def _live_stmt(s, after: set, found: dict, chosen: dict) -> set:
+    if isinstance(s, ast.Expr) and isinstance(s.value, ast.Name) and s.value.id.startswith(Emitter.LOAD):
+        label = s.value.id.split("_")[-1]
+        found[label] = found.get(label, set()) | after
+        return after
+    if isinstance(s, ast.Expr) and isinstance(s.value, ast.Name) and s.value.id.startswith(Emitter.SAVE):
+        label = s.value.id.split("_")[-1]
+        return after | (found.get(label, set()) - {chosen.get(label)})   # it reads what it writes
+    if isinstance(s, ast.Return):
+        return _names(s, ast.Load)
+    if isinstance(s, ast.If):
+        # Liveness only matters from a resume point on, where pc is 0: 'if not pc' is always taken
+        # and 'if pc == k' never (both branches are still walked, to find the resume points)
+        body, orelse = _live_block(s.body, after, found, chosen), _live_block(s.orelse, after, found, chosen)
+        test = ast.unparse(s.test)
+        if test == "not pc":
+            return body
+        if test.startswith("pc == "):
+            return orelse
+        return _names(s.test, ast.Load) | body | orelse
+    if isinstance(s, ast.While):
+        head = set(after) | _names(s.test, ast.Load)
+        while True:
+            again = set(after) | _names(s.test, ast.Load) | _live_block(s.body, head, found, chosen)
+            if again == head:
+                return head
+            head = again
+    if isinstance(s, ast.For):
+        target = _names(s.target, ast.Store)
+        head = set(after)
+        while True:
+            again = set(after) | (_live_block(s.body, head, found, chosen) - target)
+            if again == head:
+                return head | _names(s.iter, ast.Load)
+            head = again
+    if isinstance(s, ast.AugAssign):
+        return after | _names(s, ast.Load) | _names(s.target, ast.Store)
+    return (after - _names(s, ast.Store)) | _names(s, ast.Load)

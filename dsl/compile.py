@@ -132,6 +132,8 @@ class Compiler:
         self.proc_nslots: list[int] = []
         self.proc_pad: list[list] = []   # the None locals a new frame of each starts with
         self.resumable: set[str] = set()
+        self.inline: set[str] = set()
+        self.inlined = 0
         self.decisions: list[Decision] = []
         self.templates: list[Template] = []
         self.called: set[str] = set()
@@ -194,6 +196,7 @@ class Compiler:
             self.err("the rules have no 'flow:' block, so the game never starts", None,
                      "add 'flow:' with the game's rounds and turns")
         self.resumable = self._find_resumable()
+        self.inline = self._find_inline(flow.body)
         self._proc_body("flow", (), (), flow.body, flow.pos, resumable=True)
 
         score = None
@@ -228,7 +231,7 @@ class Compiler:
             procs=self.procs, code=self.gen, proc_names=self.proc_names, proc_nslots=self.proc_nslots,
             decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
             invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
-            min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index))
+            min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined)
 
     def _select_variants(self) -> list:
         base, variants = [], {}
@@ -1020,8 +1023,41 @@ class Compiler:
         if isinstance(s, A.Choose):
             return 1
         if isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
-            return int(s.expr.func in self.resumable)
+            name = s.expr.func
+            if name in self.inline:
+                return sum(self._labels(x) for x in self.proc_decls[name].body)
+            return int(name in self.resumable)
         return sum(self._labels(x) for b in self._sub_bodies(s) for x in b)
+
+    def _find_inline(self, flow_body) -> set:
+        """Resumable procedures written into their caller instead of called: those called from one
+        place only and never, even indirectly, from themselves. A call and its return cost about
+        as much as a decision; inlined, they cost nothing."""
+        calls: dict = {}
+        sites: dict = {}
+
+        def walk(body, into):
+            for s in body:
+                if isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
+                    into.add(s.expr.func)
+                    sites[s.expr.func] = sites.get(s.expr.func, 0) + 1
+                for sub in self._sub_bodies(s):
+                    walk(sub, into)
+        walk(flow_body, set())
+        for name, p in self.proc_decls.items():
+            walk(p.body, calls.setdefault(name, set()))
+
+        def reaches_itself(name):
+            seen, todo = set(), list(calls.get(name, ()))
+            while todo:
+                n = todo.pop()
+                if n == name:
+                    return True
+                if n not in seen:
+                    seen.add(n)
+                    todo.extend(calls.get(n, ()))
+            return False
+        return {n for n in self.resumable if sites.get(n) == 1 and not reaches_itself(n)}
 
     def _proc_body(self, name, params, arg_types, body, pos, resumable: bool):
         """Compile one procedure for one list of argument types; gives its index (resumable) or
@@ -1104,20 +1140,24 @@ class Compiler:
         fresh = "not pc" if cond == "True" else f"not pc and {cond}"
         return f"({fresh}) or {rng}" if rng else fresh
 
-    def _stop_here(self, em, lines, ret: int, pos, last: bool):
+    def _stop_here(self, em, lines, ret: int, pos, last: bool, chosen: str | None = None, decision=None):
         """A place the procedure stops (a decision, a call): run ``lines`` and leave, unless resuming
-        here — then carry on as if just come back."""
+        here — then carry on as if just come back. ``chosen``: the local the decision sets."""
         back = em.label()
+        if chosen is not None:
+            em.chosen[str(back)] = chosen
+            em.decisions[str(back)] = decision
         em.line("if not pc:", pos)
         with em.nest():
             for text in lines:
                 em.line(text, pos)
-            em.line(em.SAVE, pos)
+            em.line(f"{em.SAVE}{back}", pos)
             em.line(f"F[1] = {back}", pos)
             em.line(f"return {ret}", pos)
         em.line("else:" if last else f"elif pc == {back}:", pos)
         with em.nest():
             em.line("pc = 0", pos)
+            em.line(f"{em.LOAD}{back}", pos)
 
     def _s_Pass(self, s, scope, em):
         pass
@@ -1252,6 +1292,9 @@ class Compiler:
         args = [self.expr(a, scope) for a in call.args]
         key = (d.name, tuple(t for _, t in args))
         resumable = d.name in self.resumable
+        if d.name in self.inline:
+            self._inline_call(s, d, args, scope, em, last)
+            return
         if key not in self.proc_index:
             with self._called_from(call, d.name, list(key[1])):
                 self._proc_body(d.name, d.params, key[1], d.body, d.pos, resumable)
@@ -1265,6 +1308,21 @@ class Compiler:
             f"(more than 5,000 deep)', {self.k(s.pos)})",
             f"S.frames.append([{ref}, 0, [{''.join(a + ', ' for a in srcs)}] + {self.k(self.proc_pad)}[{ref}]])"],
             2, s.pos, last)
+
+    def _inline_call(self, s, d, args, scope, em, last):
+        """A resumable procedure written out in its caller: its locals take the next frame slots
+        of the caller, its arguments are assigned to its parameters, and its body follows."""
+        inner = Scope("frame")
+        inner.n = scope.n
+        slots = [inner.bind(p, t, d.pos, self) for p, (_, t) in zip(d.params, args)]
+        self.inlined += 1
+        em.line(f"if {self._entered(em, 'True', d.body, last)}:", s.pos)
+        with em.nest():
+            if slots:
+                em.fresh_only("; ".join(f"{inner.ref(k)} = {a}" for k, (a, _) in zip(slots, args)), s.pos)
+            with self._called_from(s.expr, d.name, [t for _, t in args]):
+                self.block(d.body, inner, em)
+        scope.n = inner.n
 
     def _cond(self, cond, scope, what) -> str:
         src, t = self.expr(cond, scope)
@@ -1317,7 +1375,7 @@ class Compiler:
             return
         count = scope.ref(scope.n)      # rounds left, kept in the frame
         scope.n += 1
-        em.line(f"if not pc: {count} = {n}", s.pos)
+        em.fresh_only(f"{count} = {n}", s.pos)
         em.line(f"while {self._entered(em, f'{count} > 0', s.body, only)}:", s.pos)
         with em.nest():
             self.block(s.body, scope, em)
@@ -1334,10 +1392,10 @@ class Compiler:
             return
         items, idx = scope.ref(scope.n), scope.ref(scope.n + 1)    # the items and the next one, in the frame
         scope.n += 2
-        em.line(f"if not pc: {items} = list({src}); {idx} = 0", s.pos)
+        em.fresh_only(f"{items} = list({src}); {idx} = 0", s.pos)
         em.line(f"while {self._entered(em, f'{idx} < len({items})', s.body, only)}:", s.pos)
         with em.nest():
-            em.line(f"if not pc: {var} = {items}[{idx}]", s.pos)
+            em.fresh_only(f"{var} = {items}[{idx}]", s.pos)
             self.block(s.body, scope, em)
             em.line(f"{idx} += 1", s.pos)
 
@@ -1402,7 +1460,7 @@ class Compiler:
                 lines.append(f"_o = _dedupe(_o, {key})")
             lines.append(f"if not _o: fail_no_options('Player %d has nothing to choose from' % (_p + 1), {kpos})")
         lines.append(f"S.pending = [_p, {did}, _o]")
-        self._stop_here(em, lines, 1, s.pos, last)
+        self._stop_here(em, lines, 1, s.pos, last, scope.ref(slot), self.decisions[did])
 
 
 def compile_rules(rules: A.RulesFile, players: int, variants: tuple = ()) -> Program:

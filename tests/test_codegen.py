@@ -217,7 +217,26 @@ def test_for_and_repeat_loops_do_not_spend_the_budget_but_while_loops_do():
 def test_generated_source_is_kept_for_reading():
     g = make(NESTED)
     sources = g.program.code.sources
-    take = next(src for name, src in sources.items() if "procedure take" in name)
-    assert "def _R" in take and "return 1" in take          # it can stop: a resumable function
     flow = next(src for name, src in sources.items() if name.endswith(": flow>"))
-    assert "while" in flow and "pc" in flow
+    # take() is called from one place: it is written into flow, which stops at its decisions
+    assert not any("procedure take" in name for name in sources)
+    assert "return 1" in flow and "while" in flow and "pc" in flow
+
+
+def test_a_procedure_called_from_two_places_gets_its_own_frame():
+    g = make("""
+        procedure ask(p):
+            p chooses n from 1 to 2 as "pick"
+            total += n
+        flow:
+            ask(player 1)
+            turns += 1
+            ask(player 2)
+    """)
+    assert any("procedure ask" in name for name in g.program.code.sources)
+    s = g.new_initial_state(seed=1)
+    assert len(s.frames) == 2 and s.current_player() == 0
+    s.apply_action("pick 2")
+    assert s.var("turns") == 1 and s.current_player() == 1
+    s.apply_action("pick 1")
+    assert s.is_terminal() and s.var("total") == 3
