@@ -1123,22 +1123,20 @@ class Compiler:
         last, self._last = getattr(self, "_last", False), False
         return last
 
-    def _range(self, em, n: int) -> str:
-        """The test that a resume label is among the next n labels, or '' for none."""
-        lo = em.next_label
-        if n == 0:
-            return ""
-        return f"pc == {lo}" if n == 1 else f"{lo} <= pc <= {lo + n - 1}"
-
     def _entered(self, em, cond: str, body, only: bool = False) -> str:
         """The test for entering an if-branch or a loop body with labels: fresh and 'cond', or
-        resuming inside it. ``only``: no label after this body can be the one to resume at."""
+        resuming inside it. A resume label is never below the next one to be given out here (the
+        way in passes the labels in order, and would have gone in at a lower one), so the test is
+        only that it is not beyond this body. ``only``: nor can it be beyond."""
         n = sum(self._labels(x) for x in body)
-        if only and n:
+        if not n:
+            return "not pc" if cond == "True" else f"not pc and {cond}"
+        if only:
             return f"pc or {cond}"
-        rng = self._range(em, n)
-        fresh = "not pc" if cond == "True" else f"not pc and {cond}"
-        return f"({fresh}) or {rng}" if rng else fresh
+        hi = em.next_label + n - 1
+        if cond == "True":
+            return f"not pc or pc <= {hi}"
+        return f"({cond} if not pc else pc <= {hi})"
 
     def _stop_here(self, em, lines, ret: int, pos, last: bool, chosen: str | None = None, decision=None):
         """A place the procedure stops (a decision, a call): run ``lines`` and leave, unless resuming
@@ -1316,8 +1314,12 @@ class Compiler:
         inner.n = scope.n
         slots = [inner.bind(p, t, d.pos, self) for p, (_, t) in zip(d.params, args)]
         self.inlined += 1
-        em.line(f"if {self._entered(em, 'True', d.body, last)}:", s.pos)
-        with em.nest():
+        test = self._entered(em, 'True', d.body, last)
+        # the last place to resume at in its list needs no test: a resume is surely inside it
+        wrap = contextlib.nullcontext() if test == "pc or True" else em.nest()
+        if test != "pc or True":
+            em.line(f"if {test}:", s.pos)
+        with wrap:
             if slots:
                 em.fresh_only("; ".join(f"{inner.ref(k)} = {a}" for k, (a, _) in zip(slots, args)), s.pos)
             with self._called_from(s.expr, d.name, [t for _, t in args]):

@@ -8,7 +8,8 @@ lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these p
     g       global state values, by slot
     pv      per-player state: pv[var][seat]
     cv      per-card state:   cv[var][card]
-    frames  the call stack of resumable procedures: [procedure index, label to resume at, locals list]
+    frames  the call stack of resumable procedures: [procedure index, label to resume at, locals]; at a
+            decision the locals are those still needed after it, then the value chosen (the last)
     pending the open decision: [seat, decision index, options] or None
     rng     the random seed for the next chance event
     hist    the history: decision texts, and chance records ["shuffle", zone, order]

@@ -56,8 +56,8 @@ class Game:
         # Actions are made once per (seat, index, option) and reused: legal_actions builds no text
         self._acts = [[[] for _ in range(program.players)] for _ in program.decisions]
         self._listy = [d.type.startswith("list:") for d in program.decisions]
-        self._slots = [d.slot for d in program.decisions]
         self._unique = [d.unique_texts for d in program.decisions]   # known never to read alike
+        self._simple = [u and not ls for u, ls in zip(self._unique, self._listy)]
 
     def _legal(self, pending) -> list:
         """The Actions of an open decision [seat, decision, options]."""
@@ -223,14 +223,15 @@ class State:
             if pending is None:
                 return []
             # Game._legal, inlined for the common case: every option seen before at this seat
-            rows = self._game._acts[pending[1]][pending[0]]
-            opts = pending[2]
-            if len(rows) >= len(opts) and not self._game._listy[pending[1]]:
+            game = self._game
+            p, did, opts = pending
+            rows = game._acts[did][p]
+            if game._simple[did] and len(rows) >= len(opts):
                 legal = list(map(dict.get, rows, opts))
-                if not all(legal) or not self._game._unique[pending[1]]:
-                    legal = self._game._legal(pending)
+                if not all(legal):
+                    legal = game._legal(pending)
             else:
-                legal = self._game._legal(pending)
+                legal = game._legal(pending)
             self._legal = legal
         if player is not None and player != self.pending[0]:
             return []
@@ -249,26 +250,24 @@ class State:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._game._legal(pending)
-        if action.__class__ is Action:
+        try:                # one of legal_actions(): found by identity
             idx = action.index
-            if idx >= len(legal) or legal[idx] is not action:
+            if legal[idx] is not action:
                 idx = self._find(action, legal)
-        else:
+        except (AttributeError, IndexError, TypeError):    # a number, a text, or a stale action
             idx = self._find(action, legal)
         self.hist.append(legal[idx].text)
         frames = self.frames
         F = frames[-1]
-        F[2][self._game._slots[pending[1]]] = pending[2][idx]
+        F[2][-1] = pending[2][idx]       # a decision's value is the last of its frame's locals
         self.pending = None
         self._legal = None
         # the run loop of _run, inlined: this is the path every decision takes
         procs = self._prog.procs
         self.budget = MAX_STEPS
         try:
-            while frames:
+            while procs[F[0]](self, F) != STOP and frames:
                 F = frames[-1]
-                if procs[F[0]](self, F) == STOP:
-                    return
         except Exception as e:
             self._failed(e)
 
@@ -290,7 +289,7 @@ class State:
         counts. ``history()`` and ``replay`` do not see these steps."""
         pending = self.pending
         F = self.frames[-1]
-        F[2][self._game._slots[pending[1]]] = pending[2][i]
+        F[2][-1] = pending[2][i]
         self.pending = None
         self._legal = None
         self._run()
