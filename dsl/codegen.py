@@ -9,14 +9,15 @@ line came from, so that an error inside generated code still names the rules lin
 Two kinds of procedure function are generated:
 
 * a **resumable** procedure (it asks someone to choose, ends the game, or calls a procedure that
-  does) is ``def R(S, F)`` over a frame ``F = [procedure index, label, locals]``. Its body is cut
-  into blocks at the points where it can stop (a decision, a call) and a dispatch loop
-  ``while True: if pc == k: ...`` jumps between them, so the frame alone says where to resume.
-  Its locals live in the frame's list ``L``, which makes them part of the state.
+  does) is ``def R(S, F)`` over a frame ``F = [procedure index, label, locals]``, written as
+  structured Python with guards that lead a resumed run back to where it stopped (``Emitter``).
+  At each stop it writes the locals still needed into the frame, which makes them part of the
+  state; one called from a single place is written into its caller instead.
 * a **pure** procedure (none of those) is an ordinary Python function ``def P(S, v0, v1, ...)``
   with Python locals and Python control flow, called directly.
 
-``define`` functions become ordinary Python functions too.
+``define`` functions become ordinary Python functions too, or are written out where they are used.
+See docs/performance.md for an example of the generated code.
 """
 from __future__ import annotations
 
@@ -114,7 +115,6 @@ RUNTIME = {
     "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": _value_key,
     "_dedupe": _dedupe, "_subsets": _subsets,
 }
-RUNTIME_NAMES = frozenset(RUNTIME)
 LOCAL = re.compile(r"\bl\d+\b")    # a resumable procedure's frame local in generated code
 # The compiler writes the state's lists as NUL + name (repr() never writes a NUL, so no text in the
 # rules can look like one): S.z (zones), S.g (globals), S.pv / S.cv (player / card values), S.loc.
@@ -155,6 +155,8 @@ class Namespace:
         The state's lists are written ``\\x00z`` and so on (see ``STATE``); with ``hoist`` they are
         read once into locals at the top (a procedure's ``S`` is always a state), else in place."""
         filename = f"<rules {self.path}: {what or name}>"
+        if filename in self.code_pos:     # the same procedure for other argument types, another value
+            filename = f"{filename[:-1]} #{sum(f.startswith(filename[:-1]) for f in self.code_pos) + 1}>"
         out = [f"def {name}({params}):"]
         poss: dict[int, object] = {}
         last = None
@@ -163,7 +165,8 @@ class Namespace:
         for _, text, _ in lines:
             for m in STATE.finditer(text):
                 uses[m.group(1)] = uses.get(m.group(1), 0) + 1
-        hoisted = sorted(n for n, k in uses.items() if k > 1) if hoist else []   # read once: in place
+        # the zones and globals are read into locals at the top; the others, read less often, in place
+        hoisted = sorted(n for n, k in uses.items() if k > 1 and (n in ("z", "g") or k > 8)) if hoist else []
         if hoisted:
             lines = [(0, "; ".join(f"_{n} = S.{n}" for n in hoisted), None)] + lines
         sub = lambda m: ("_" if m.group(1) in hoisted else "S.") + m.group(1)

@@ -1135,7 +1135,7 @@ class Compiler:
             return f"pc or {cond}"
         hi = em.next_label + n - 1
         if cond == "True":
-            return f"not pc or pc <= {hi}"
+            return f"pc <= {hi}"          # pc is 0 (fresh) or a label
         return f"({cond} if not pc else pc <= {hi})"
 
     def _stop_here(self, em, lines, ret: int, pos, last: bool, chosen: str | None = None, decision=None):
@@ -1445,7 +1445,10 @@ class Compiler:
                                        unique))
         kpos = self.k(s.pos)
         tvar = scope.ref(tslot)
-        lines = [f"_p = {who}", f"if _p is None: fail('nobody is there to choose', {kpos})"]
+        p = who if SIMPLE.match(who) else "_p"
+        lines = [] if p == who else [f"_p = {who}"]
+        if not p.isdigit():    # a seat written in the rules is never nobody
+            lines.append(f"if {p} is None: fail('nobody is there to choose', {kpos})")
         if cond is None:   # the options are a list of their own: a zone's or a constant list is copied
             lines.append(f"_o = {src}" if src.startswith(("[", "list(")) else f"_o = list({src})")
         else:
@@ -1460,8 +1463,8 @@ class Compiler:
                     lines.append("if len(set(_o)) < len(_o): _o = _dedupe(_o, _value_key)")
             elif key is not None:
                 lines.append(f"_o = _dedupe(_o, {key})")
-            lines.append(f"if not _o: fail_no_options('Player %d has nothing to choose from' % (_p + 1), {kpos})")
-        lines.append(f"S.pending = [_p, {did}, _o]")
+            lines.append(f"if not _o: fail_no_options('Player %d has nothing to choose from' % ({p} + 1), {kpos})")
+        lines.append(f"S.pending = [{p}, {did}, _o]")
         self._stop_here(em, lines, 1, s.pos, last, scope.ref(slot), self.decisions[did])
 
 

@@ -91,8 +91,8 @@ class Program:
     decisions: list
     templates: list
     score: Callable | None
-    winner_keys: list          # of (sign, closure(S, seat))
-    invariants: list           # of (text, closure(S))
+    winner_keys: list          # of (sign, function(S, seat))
+    invariants: list           # of (text, function(S))
     player_names: list
     min_players: int = 0
     max_players: int = 0

@@ -19,7 +19,7 @@ from dsl import RulesError, RulesRuntimeError, compile_rules, parse_file, parse_
 from dsl.program import STOP, Program
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
-STATE_FORMAT = "rulesrun-state/1"
+STATE_FORMAT = "rulesrun-state/2"   # 2: frames hold generated code's labels and live locals
 MAX_STEPS = 2_000_000  # loop rounds without a decision before the rules are deemed stuck
 
 
@@ -57,7 +57,9 @@ class Game:
         self._acts = [[[] for _ in range(program.players)] for _ in program.decisions]
         self._listy = [d.type.startswith("list:") for d in program.decisions]
         self._unique = [d.unique_texts for d in program.decisions]   # known never to read alike
-        self._simple = [u and not ls for u, ls in zip(self._unique, self._listy)]
+        # the seat rows of decisions whose options need no numbering and are not lists, else None
+        self._simple_rows = [rows if u and not ls else None
+                             for rows, u, ls in zip(self._acts, self._unique, self._listy)]
 
     def _legal(self, pending) -> list:
         """The Actions of an open decision [seat, decision, options]."""
@@ -223,15 +225,14 @@ class State:
             if pending is None:
                 return []
             # Game._legal, inlined for the common case: every option seen before at this seat
-            game = self._game
-            p, did, opts = pending
-            rows = game._acts[did][p]
-            if game._simple[did] and len(rows) >= len(opts):
-                legal = list(map(dict.get, rows, opts))
-                if not all(legal):
-                    legal = game._legal(pending)
+            rows = self._game._simple_rows[pending[1]]
+            if rows is not None:
+                opts = pending[2]
+                legal = list(map(dict.get, rows[pending[0]], opts))
+                if len(legal) < len(opts) or not all(legal):
+                    legal = self._game._legal(pending)
             else:
-                legal = game._legal(pending)
+                legal = self._game._legal(pending)
             self._legal = legal
         if player is not None and player != self.pending[0]:
             return []
@@ -453,8 +454,12 @@ class State:
     def from_json(cls, game: Game, data: dict) -> "State":
         prog = game.program
         try:
-            if data.get("format") != STATE_FORMAT:
-                raise GameError(f"not a saved rulesrun state (format {data.get('format')!r})")
+            fmt = data.get("format")
+            if isinstance(fmt, str) and fmt.startswith("rulesrun-state/") and fmt != STATE_FORMAT:
+                raise GameError(f"this state was saved by another version of rulesrun (format {fmt!r}; this "
+                                f"version reads {STATE_FORMAT!r}): replay its game from the seed and history")
+            if fmt != STATE_FORMAT:
+                raise GameError(f"not a saved rulesrun state (format {fmt!r})")
             if data.get("game") != prog.title or data.get("players") != prog.players or \
                     tuple(data.get("variants", ())) != tuple(prog.variants):
                 raise GameError(f"this state is of {data.get('game')!r} with {data.get('players')} players "

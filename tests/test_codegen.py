@@ -240,3 +240,14 @@ def test_a_procedure_called_from_two_places_gets_its_own_frame():
     assert s.var("turns") == 1 and s.current_player() == 1
     s.apply_action("pick 1")
     assert s.is_terminal() and s.var("total") == 3
+
+
+def test_a_state_saved_by_another_version_is_refused_with_a_reason():
+    from interpreter import GameError
+
+    g = make(NESTED)
+    data = json.loads(json.dumps(g.new_initial_state(seed=1).to_json()))
+    data["format"] = "rulesrun-state/1"    # frames of the closure-based engine
+    with pytest.raises(GameError) as info:
+        State.from_json(g, data)
+    assert "another version of rulesrun" in str(info.value) and "history" in str(info.value)

@@ -154,3 +154,13 @@ def test_benchmark_script_runs(tmp_path, capsys):
     (cmp,) = data["comparisons"]
     assert cmp["players"] == 3 and cmp["ratio_engine_vs_reference"] > 0
     assert "ratio" in capsys.readouterr().out
+
+
+def test_bytecode_count_script_runs(capsys):
+    """benchmarks/opcodes.py: counts on both sides and lists generated lines (a smoke test)."""
+    from benchmarks.opcodes import main
+
+    assert main(["--players", "3", "--games", "1", "--top", "2", "--lines", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "engine:" in out and "reference:" in out and "bytecodes per decision" in out
+    assert "busiest generated lines" in out
