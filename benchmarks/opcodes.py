@@ -85,13 +85,13 @@ def main(argv=None) -> int:
     print(f"ratio reference/engine: {per['reference'] / per['engine']:.2f}")
 
     if args.lines:
-        sources = {f: s.split("\n") for f, s in game.program.code.sources.items()}
+        sources = game.program.code.lines    # numbered as the line numbers of the running code
         _, counts, decisions = count(lambda seed: game.new_initial_state(seed=seed), args.games, lines=True)
         print(f"\nbusiest generated lines (bytecodes per decision):")
         shown = 0
         for (file, line), n in counts.most_common():
             if file in sources and shown < args.lines:
-                text = sources[file][line - 1].strip()
+                text = sources[file][line - 1].strip() if line <= len(sources[file]) else "?"
                 print(f"  {n / decisions:7.2f}  {text[:100]}")
                 shown += 1
     return 0

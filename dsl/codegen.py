@@ -130,6 +130,7 @@ class Namespace:
         self.path = path
         self.code_pos: dict[str, dict[int, object]] = {}   # generated file name -> line -> Pos
         self.sources: dict[str, str] = {}                   # generated file name -> source (debugging)
+        self.lines: dict[str, list] = {}     # file name -> the lines that tracebacks' line numbers count
         self._consts: dict = {}
         self._n = 0
 
@@ -154,6 +155,32 @@ class Namespace:
         """Define ``def name(params):`` with ``lines`` — (indent, text, Pos or None) — as its body.
         The state's lists are written ``\\x00z`` and so on (see ``STATE``); with ``hoist`` they are
         read once into locals at the top (a procedure's ``S`` is always a state), else in place."""
+        filename, src = self._render(name, params, lines, what, hoist)
+        self.sources[filename] = src
+        exec(compile(src, filename, "exec"), self.ns)
+        return self.ns[name]
+
+    def resumable(self, name: str, lines: list, what: str, labels: int) -> list:
+        """A resumable procedure as one function per place to start from: index 0 runs it from the
+        beginning, index k resumes it at label k. Each is the procedure's code with ``pc`` known:
+        the guards that find the way back in are worked out here, not at every decision (see
+        ``_Specialise``). They keep the line numbers of the whole, so errors still map to rules."""
+        filename, src = self._render(name, "S, F", lines, what, True)
+        whole = ast.parse(src).body[0]
+        spec = _Specialise()
+        out, shown = [], []
+        for k in range(labels + 1):
+            fn = ast.FunctionDef(name=f"{name}_{k}", args=whole.args, body=spec.entry(whole.body, k) or
+                                 [ast.Pass()], decorator_list=[], returns=None, type_comment=None)
+            ast.copy_location(fn, whole)
+            module = ast.fix_missing_locations(ast.Module(body=[fn], type_ignores=[]))
+            exec(compile(module, filename, "exec"), self.ns)
+            out.append(self.ns[fn.name])
+            shown.append(ast.unparse(fn))
+        self.sources[filename] = "\n\n".join(shown) + "\n"
+        return out
+
+    def _render(self, name: str, params: str, lines: list, what: str, hoist: bool):
         filename = f"<rules {self.path}: {what or name}>"
         if filename in self.code_pos:     # the same procedure for other argument types, another value
             filename = f"{filename[:-1]} #{sum(f.startswith(filename[:-1]) for f in self.code_pos) + 1}>"
@@ -175,11 +202,9 @@ class Namespace:
             last = pos if pos is not None else last
             if last is not None:
                 poss[len(out)] = last
-        src = "\n".join(out) + "\n"
         self.code_pos[filename] = poss
-        self.sources[filename] = src
-        exec(compile(src, filename, "exec"), self.ns)
-        return self.ns[name]
+        self.lines[filename] = out
+        return filename, "\n".join(out) + "\n"
 
     def lambda_(self, params: str, expr: str, pos, what: str = "expression") -> object:
         return self.function(self.fresh("_f"), params, [(0, f"return {expr}", pos)], what)
@@ -261,10 +286,9 @@ class Emitter:
                     self.decisions[label].slot = len(names)
                 if text.startswith(self.SAVE):
                     text = "F[2] = [" + ", ".join(names + (["None"] if chosen else [])) + "]"
-                elif names or chosen:
-                    text = ", ".join(names + ([chosen] if chosen else [])) + ", = F[2]"
                 else:
-                    text = "pass"
+                    out.append((d, text, pos))     # the marker stays: the way in starts there
+                    text = (", ".join(names + ([chosen] if chosen else [])) + ", = F[2]") if names or chosen else "pass"
             out.append((d, text, pos))
         return out + [(0, "S.frames.pop()", None), (0, "return 2", None)]
 
@@ -353,3 +377,114 @@ def _live_stmt(s, after: set, found: dict, chosen: dict) -> set:
     if isinstance(s, ast.AugAssign):
         return after | _names(s, ast.Load) | _names(s.target, ast.Store)
     return (after - _names(s, ast.Store)) | _names(s, ast.Load)
+
+
+class _Specialise:
+    """Works out a resumable procedure's guards for a known ``pc``. From the beginning (pc 0) every
+    ``if not pc`` holds and every resume branch is dropped: straight code, as if written by hand.
+    Resuming at label k keeps, from the inside out, the rest of each block around the marker
+    ``_LOAD_k`` — the rest of the loop's round, then the loop run from the top as usual, then what
+    follows it — which is where the guarded code would have gone."""
+
+    def entry(self, body: list, k: int) -> list:
+        head = []
+        for i, s in enumerate(body):      # the state's lists read at the top; then 'pc = F[1]'
+            if _is_pc_store(s):
+                rest = body[i + 1:]
+                break
+            head.append(s)
+        else:
+            rest = body
+        if k == 0:
+            return head + self.fresh(rest)
+        path = self._path(rest, f"{Emitter.LOAD}{k}")
+        if path is None:
+            return []
+        code: list = []
+        for block, i in reversed(path):
+            inner = block[i]
+            code = code + ([self.fresh_stmt(inner)] if isinstance(inner, ast.While) else []) \
+                + self.fresh(block[i + 1:])
+        return head + code
+
+    def _path(self, block: list, marker: str):
+        """[(statements, index)] from the outermost block down to the marker, or None."""
+        for i, s in enumerate(block):
+            if isinstance(s, ast.Expr) and isinstance(s.value, ast.Name) and s.value.id == marker:
+                return [(block, i)]
+            for sub in _bodies(s):
+                found = self._path(sub, marker)
+                if found is not None:
+                    return [(block, i)] + found
+        return None
+
+    def fresh(self, block: list) -> list:
+        out = []
+        for s in block:
+            r = self.fresh_stmt(s)
+            if isinstance(r, list):
+                out.extend(r)
+            elif r is not None:
+                out.append(r)
+        return out
+
+    def fresh_stmt(self, s):
+        """One statement with pc = 0: a statement, a list of statements, or None."""
+        if _is_pc_store(s) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Name)
+                               and s.value.id.startswith(Emitter.LOAD)):
+            return None
+        if isinstance(s, ast.If):
+            test = _fold(s.test)
+            if test is True:
+                return self.fresh(s.body)
+            if test is False:
+                return self.fresh(s.orelse)
+            return ast.copy_location(ast.If(test=test, body=self.fresh(s.body) or [ast.Pass()],
+                                            orelse=self.fresh(s.orelse)), s)
+        if isinstance(s, ast.While):
+            test = _fold(s.test)
+            return ast.copy_location(ast.While(test=ast.Constant(True) if test is True else test,
+                                               body=self.fresh(s.body) or [ast.Pass()], orelse=[]), s)
+        if isinstance(s, ast.For):
+            return ast.copy_location(ast.For(target=s.target, iter=s.iter, body=self.fresh(s.body) or [ast.Pass()],
+                                             orelse=[], type_comment=None), s)
+        return s
+
+
+def _bodies(s) -> list:
+    if isinstance(s, ast.If):
+        return [s.body, s.orelse]
+    if isinstance(s, (ast.While, ast.For)):
+        return [s.body]
+    return []
+
+
+def _is_pc(node) -> bool:
+    return isinstance(node, ast.Name) and node.id == "pc"
+
+
+def _is_pc_store(s) -> bool:
+    return isinstance(s, ast.Assign) and len(s.targets) == 1 and _is_pc(s.targets[0])
+
+
+def _fold(test):
+    """A guard's test with pc = 0: True, False, or the test that is left. The generator writes
+    these shapes only: not pc | pc == k | pc <= k | pc or C | not pc and C | (C if not pc else ...)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and _is_pc(test.operand):
+        return True
+    if isinstance(test, ast.Compare) and _is_pc(test.left) and len(test.ops) == 1:
+        if isinstance(test.ops[0], ast.Eq):
+            return False
+        if isinstance(test.ops[0], ast.LtE):
+            return True
+    if isinstance(test, ast.BoolOp) and len(test.values) == 2:
+        a, b = test.values
+        if isinstance(test.op, ast.Or) and _is_pc(a):
+            return b
+        if isinstance(test.op, ast.And) and _fold(a) is True:
+            return b
+    if isinstance(test, ast.IfExp) and _fold(test.test) is True:
+        return test.body
+    if any(_is_pc(n) for n in ast.walk(test)):
+        raise AssertionError(f"a guard the specialiser does not know: {ast.unparse(test)}")
+    return test

@@ -1084,8 +1084,7 @@ class Compiler:
                 lines = [(0, " = ".join(local) + " = None", None)] + lines
         what = f"procedure {name}" if name != "flow" else "flow"
         if resumable:
-            fn = self.gen.function(f"_R{ref}", "S, F", lines, what, hoist=True)
-            self.procs[ref] = fn
+            self.procs[ref] = self.gen.resumable(f"_R{ref}", lines, what, em.next_label - 1)
             self.proc_nslots[ref] = scope.n
             self.proc_pad[ref][:] = [None] * (scope.n - len(params))
         else:

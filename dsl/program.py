@@ -84,7 +84,7 @@ class Program:
     player_vars: list
     card_vars: list
     # code
-    procs: list               # resumable procedures' functions f(S, F), by frame index
+    procs: list               # resumable procedures by frame index: functions f(S, F) by label (0: start)
     code: Any                 # the dsl.codegen.Namespace: generated sources and their rules positions
     proc_names: list
     proc_nslots: list

@@ -188,7 +188,7 @@ class State:
         try:
             while frames:
                 F = frames[-1]
-                if procs[F[0]](self, F) == STOP:
+                if procs[F[0]][F[1]](self, F) == STOP:
                     return
         except Exception as e:
             self._failed(e)
@@ -267,7 +267,7 @@ class State:
         procs = self._prog.procs
         self.budget = MAX_STEPS
         try:
-            while procs[F[0]](self, F) != STOP and frames:
+            while procs[F[0]][F[1]](self, F) != STOP and frames:
                 F = frames[-1]
         except Exception as e:
             self._failed(e)

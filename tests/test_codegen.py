@@ -220,7 +220,11 @@ def test_generated_source_is_kept_for_reading():
     flow = next(src for name, src in sources.items() if name.endswith(": flow>"))
     # take() is called from one place: it is written into flow, which stops at its decisions
     assert not any("procedure take" in name for name in sources)
-    assert "return 1" in flow and "while" in flow and "pc" in flow
+    assert "return 1" in flow and "while" in flow
+    # one entry per place to start from (0: the beginning), with the way back in worked out
+    labels = flow.count("def _R0_")
+    assert "def _R0_0(S, F)" in flow and labels == 1 + 3    # 2 decisions in take(), 1 in flow
+    assert "not pc" not in flow and "pc ==" not in flow
 
 
 def test_a_procedure_called_from_two_places_gets_its_own_frame():
