@@ -26,7 +26,7 @@ import itertools
 import re
 from contextlib import contextmanager
 
-from .program import deal, fail, fail_no_options, move_card, move_cards, move_zone, shuffle_zone
+from .program import deal, fail, fail_no_options, move_cards, move_zone, shuffle_zone
 
 
 # ── helpers the generated code calls ────────────────────────────────────────
@@ -109,7 +109,7 @@ def _subsets(items, test, keyfn, pos):
 
 
 RUNTIME = {
-    "fail": fail, "fail_no_options": fail_no_options, "move_card": move_card, "move_cards": move_cards,
+    "fail": fail, "fail_no_options": fail_no_options, "move_cards": move_cards,
     "move_zone": move_zone,
     "shuffle_zone": shuffle_zone, "deal": deal, "_top": _top, "_position": _position, "_item": _item,
     "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": _value_key,

@@ -112,16 +112,6 @@ def fail_no_options(message: str, pos: Pos):
 
 
 # ── operations used by the generated code ───────────────────────────────────
-def move_card(S, c: int, dest: int, bottom: bool = False) -> None:
-    src = S.loc[c]
-    S.z[src].remove(c)
-    if bottom:
-        S.z[dest].insert(0, c)
-    else:
-        S.z[dest].append(c)
-    S.loc[c] = dest
-
-
 def move_cards(S, cards, dest: int, bottom: bool = False) -> None:
     """Move a list of cards one by one, in order (to the bottom: the last ends lowest)."""
     z, loc = S.z, S.loc

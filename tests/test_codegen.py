@@ -9,20 +9,10 @@ import pytest
 
 from dsl import RulesRuntimeError
 from interpreter import State, load_game_text
+from test_language import HEADER as LANGUAGE_HEADER
 
-HEADER = """
-game "Codegen"
-players 2 to 3
-kind Suit: Red, Green, Blue
-cards:
-    suit: Suit
-    rank: number
-    shown as "{suit} {rank}"
-    for suit in Suit, rank in 1 to 4
-zone deck: facedown
-zone pile: public
-zone hand per player: owner
-state total: number = 0
+# the small deck of the language tests, with two counters and one per player
+HEADER = LANGUAGE_HEADER.replace('players 2 to 4', 'players 2 to 3') + """state total: number = 0
 state turns: number = 0
 player state got: number = 0
 """
