@@ -36,6 +36,8 @@ BUILTINS = {
     "min": "min(a, b)", "max": "max(a, b)", "abs": "abs(n)", "empty": "empty(zone or list)",
 }
 AGGREGATES = ("sum", "count", "any", "all", "max", "min")
+# a card attribute compared with a value: (table[item] == value), the value a name or an item of one
+ATTR_EQ = re.compile(r"\((_k\d+)\[(_t\d+)\] == ([\w\x00]+(?:\[\d+\])?)\)\Z")
 INLINE_SIZE = 600     # a define whose body is at most this long is inlined where it is called
 # source that is cheap to repeat and has no effect: a local, a constant, a literal number or name
 SIMPLE = re.compile(r"(L\[\d+\]|[A-Za-z_]\w*|\d+|'[A-Za-z_ ]*')\Z")
@@ -713,6 +715,14 @@ class Compiler:
         elif func == "count" and body is not None:
             self.err("count(...) counts items", e.pos, "write count(x in ... where ...)")
 
+        # 'x in ... where x.attr == v' with v the same for every x: the attributes are compared in C
+        m = ATTR_EQ.match(cond or "")
+        if m and m.group(2) == var and not re.search(rf"\b{var}\b", m.group(3)) and body is None:
+            values = f"map({m.group(1)}.__getitem__, {src})"
+            if func == "count":
+                return f"list({values}).count({m.group(3)})", T.NUMBER
+            if func == "any":
+                return f"({m.group(3)} in {values})", T.BOOL
         if func == "count":
             if cond is None:
                 return f"len({src})", T.NUMBER

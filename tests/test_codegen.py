@@ -245,3 +245,28 @@ def test_a_state_saved_by_another_version_is_refused_with_a_reason():
     with pytest.raises(GameError) as info:
         State.from_json(g, data)
     assert "another version of rulesrun" in str(info.value) and "history" in str(info.value)
+
+
+def test_any_and_count_of_an_attribute_equal_to_a_value():
+    # compiled to 'value in map(table, zone)' and 'list(map(...)).count(value)'
+    g = make("""
+        state red_any: bool = no
+        state green_any: bool = yes
+        state red_count: number = 0
+        state none_count: number = 9
+        state wanted: Suit = Red
+        flow:
+            shuffle deck
+            repeat 3 times:
+                move top(deck) to pile
+            red_any = any(c in pile where c.suit == wanted)
+            green_any = any(c in pile where c.suit == Green)
+            red_count = count(c in pile where c.suit == wanted)
+            none_count = count(c in hand of player 1 where c.suit == Red)
+            player 1 chooses x from [1] as "done"
+    """.replace("hand of player 1", "(player 1).hand"))
+    names = ["Red 1", "Blue 2", "Red 3"]
+    s = g.new_initial_state(seed=1, stack={"deck": names + [n for n in g.program.card_names if n not in names]})
+    assert (s.var("red_any"), s.var("green_any"), s.var("red_count"), s.var("none_count")) == (True, False, 2, 0)
+    flow = next(src for name, src in g.program.code.sources.items() if name.endswith(": flow>"))
+    assert "__getitem__" in flow
