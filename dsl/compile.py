@@ -692,6 +692,8 @@ class Compiler:
 
     def _e_ListComp(self, e, scope):
         src, et, var, cond, (body, t) = self._bind_loop(e.var, e.source, e.cond, scope, e.expr)
+        if cond is None and body.startswith("_k") and body.endswith(f"[{var}]") and body[2:-len(var) - 2].isdigit():
+            return f"list(map({body[:-len(var) - 2]}.__getitem__, {src}))", T.list_of(t)   # [x.attr for x in ...]
         return self._comp(body, var, src, cond), T.list_of(t)
 
     def _e_Aggregate(self, e, scope):

@@ -270,3 +270,20 @@ def test_any_and_count_of_an_attribute_equal_to_a_value():
     assert (s.var("red_any"), s.var("green_any"), s.var("red_count"), s.var("none_count")) == (True, False, 2, 0)
     flow = next(src for name, src in g.program.code.sources.items() if name.endswith(": flow>"))
     assert "__getitem__" in flow
+
+
+def test_a_list_of_one_attribute_of_each_card():
+    g = make("""
+        state ranks: list of number = []
+        state reds: list of number = []
+        flow:
+            shuffle deck
+            repeat 3 times:
+                move top(deck) to pile
+            ranks = [c.rank for c in pile]
+            reds = [c.rank for c in pile where c.suit == Red]
+            player 1 chooses x from [1] as "done"
+    """)
+    names = ["Red 1", "Blue 2", "Red 3"]
+    s = g.new_initial_state(seed=1, stack={"deck": names + [n for n in g.program.card_names if n not in names]})
+    assert s.var("ranks") == [1, 2, 3] and s.var("reds") == [1, 3]
