@@ -20,7 +20,6 @@ from .errors import Pos, RulesError, RulesRuntimeError, did_you_mean
 from .codegen import Emitter, Namespace, _value_key
 from .program import Decision, Program, Template, VarInfo, ZoneInfo
 
-Fn = Callable[[Any, list], Any]
 
 VISIBILITIES = ("public", "owner", "facedown", "hidden")
 BUILTINS = {
