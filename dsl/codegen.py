@@ -426,6 +426,8 @@ class _Specialise:
                 out.extend(r)
             elif r is not None:
                 out.append(r)
+            if out and isinstance(out[-1], ast.Return):   # a stop: what follows runs on resuming
+                break
         return out
 
     def fresh_stmt(self, s):
