@@ -217,7 +217,7 @@ class GreedyAgent:
         for a in actions:
             c = d.clone()
             try:
-                c.apply_action(a.index)
+                c.apply_action(a)
                 value = self._value(c, seat)
             except RulesRuntimeError:
                 value = None

@@ -29,14 +29,15 @@ class GameError(Exception):
 
 class Action(str):
     """A legal action: its text is stable, readable, and unique among the legal actions.
-    ``player`` is who takes it, ``index`` its place among the legal actions."""
+    ``player`` is who takes it; ``text`` is the plain str (what the history keeps). Actions are
+    made once per (seat, option) and shared by every state of a game, so an Action does not know
+    its place among the legal actions: ``state.legal_actions().index(action)`` tells."""
 
-    __slots__ = ("player", "index", "text")
+    __slots__ = ("player", "text")
 
-    def __new__(cls, text: str, player: int, index: int):
+    def __new__(cls, text: str, player: int):
         self = str.__new__(cls, text)
         self.player = player
-        self.index = index
         self.text = text        # the plain str, which the history keeps
         return self
 
@@ -53,33 +54,31 @@ class Game:
         for cid, name in enumerate(program.card_names):
             names.setdefault(name, []).append(cid)
         self._ids_by_name = names
-        # Actions are made once per (seat, index, option) and reused: legal_actions builds no text
-        self._acts = [[[] for _ in range(program.players)] for _ in program.decisions]
+        # Actions are made once per (seat, option) and reused: legal_actions builds no text
+        self._acts = [[{} for _ in range(program.players)] for _ in program.decisions]
         self._listy = [d.type.startswith("list:") for d in program.decisions]
         self._unique = [d.unique_texts for d in program.decisions]   # known never to read alike
-        # the seat rows of decisions whose options need no numbering and are not lists, else None
+        # the seat tables of decisions whose options need no numbering and are not lists, else None
         self._simple_rows = [rows if u and not ls else None
                              for rows, u, ls in zip(self._acts, self._unique, self._listy)]
 
     def _legal(self, pending) -> list:
         """The Actions of an open decision [seat, decision, options]."""
         p, did, opts = pending
-        rows = self._acts[did][p]       # for each index, a dict option -> Action
-        if len(rows) < len(opts):
-            rows.extend({} for _ in range(len(opts) - len(rows)))
+        row = self._acts[did][p]        # option -> Action
         keys = list(map(tuple, opts)) if self._listy[did] else opts
-        out = list(map(dict.get, rows, keys))
-        if not all(out):                # options not seen before at this seat and index
+        out = list(map(row.get, keys))
+        if not all(out):                # options not seen before at this seat
             dec = self.program.decisions[did]
             for i, a in enumerate(out):
                 if a is None:
-                    out[i] = rows[i][keys[i]] = Action(f"{dec.label} {dec.display(opts[i])}", p, i)
+                    out[i] = row[keys[i]] = Action(f"{dec.label} {dec.display(opts[i])}", p)
         if not self._unique[did] and len(set(out)) < len(out):
             count: dict = {}                  # different options that read alike: number them
             for i, a in enumerate(out):
                 count[a] = count.get(a, 0) + 1
                 if count[a] > 1:
-                    out[i] = Action(f"{a} ({count[a]})", p, i)
+                    out[i] = Action(f"{a} ({count[a]})", p)
         return out
 
     def __repr__(self):
@@ -227,9 +226,8 @@ class State:
             # Game._legal, inlined for the common case: every option seen before at this seat
             rows = self._game._simple_rows[pending[1]]
             if rows is not None:
-                opts = pending[2]
-                legal = list(map(dict.get, rows[pending[0]], opts))
-                if len(legal) < len(opts) or not all(legal):
+                legal = list(map(rows[pending[0]].get, pending[2]))
+                if not all(legal):
                     legal = self._game._legal(pending)
             else:
                 legal = self._game._legal(pending)
@@ -251,11 +249,9 @@ class State:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._game._legal(pending)
-        try:                # one of legal_actions(): found by identity
-            idx = action.index
-            if legal[idx] is not action:
-                idx = self._find(action, legal)
-        except (AttributeError, IndexError, TypeError):    # a number, a text, or a stale action
+        try:                # one of legal_actions() (found by identity), or its text
+            idx = legal.index(action)
+        except ValueError:  # a number, or not legal
             idx = self._find(action, legal)
         self.hist.append(legal[idx].text)
         frames = self.frames
