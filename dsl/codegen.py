@@ -22,6 +22,7 @@ See docs/performance.md for an example of the generated code.
 from __future__ import annotations
 
 import ast
+import copy
 import itertools
 import re
 from contextlib import contextmanager
@@ -71,6 +72,9 @@ def _best(pick, rows):
     return pick(rows)[-1] if rows else None
 
 
+_FIRST = object()       # "no candidate yet" in a highest / lowest written as a loop (_Lower)
+
+
 def _holder(owners, loc, c):
     return None if c is None else owners[loc[c]]
 
@@ -113,7 +117,7 @@ RUNTIME = {
     "move_zone": move_zone,
     "shuffle_zone": shuffle_zone, "deal": deal, "_top": _top, "_position": _position, "_item": _item,
     "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": _value_key,
-    "_dedupe": _dedupe, "_subsets": _subsets,
+    "_dedupe": _dedupe, "_subsets": _subsets, "_FIRST": _FIRST,
 }
 LOCAL = re.compile(r"\bl\d+\b")    # a resumable procedure's frame local in generated code
 # The compiler writes the state's lists as NUL + name (repr() never writes a NUL, so no text in the
@@ -156,8 +160,11 @@ class Namespace:
         The state's lists are written ``\\x00z`` and so on (see ``STATE``); with ``hoist`` they are
         read once into locals at the top (a procedure's ``S`` is always a state), else in place."""
         filename, src = self._render(name, params, lines, what, hoist)
-        self.sources[filename] = src
-        exec(compile(src, filename, "exec"), self.ns)
+        module = ast.parse(src)
+        module.body = _Lower().block(module.body)
+        ast.fix_missing_locations(module)
+        self.sources[filename] = ast.unparse(module) + "\n"
+        exec(compile(module, filename, "exec"), self.ns)
         return self.ns[name]
 
     def resumable(self, name: str, lines: list, what: str, labels: int) -> list:
@@ -170,8 +177,9 @@ class Namespace:
         spec = _Specialise()
         out, shown = [], []
         for k in range(labels + 1):
-            fn = ast.FunctionDef(name=f"{name}_{k}", args=whole.args, body=spec.entry(whole.body, k) or
-                                 [ast.Pass()], decorator_list=[], returns=None, type_comment=None)
+            body = _Lower().block(spec.entry(whole.body, k))
+            fn = ast.FunctionDef(name=f"{name}_{k}", args=whole.args, body=body or [ast.Pass()],
+                                 decorator_list=[], returns=None, type_comment=None)
             ast.copy_location(fn, whole)
             module = ast.fix_missing_locations(ast.Module(body=[fn], type_ignores=[]))
             exec(compile(module, filename, "exec"), self.ns)
@@ -402,6 +410,8 @@ class _Specialise:
             return []
         code: list = []
         for block, i in reversed(path):
+            if code and isinstance(code[-1], ast.Return):   # it stops before the enclosing code
+                break
             inner = block[i]
             code = code + ([self.fresh_stmt(inner)] if isinstance(inner, ast.While) else []) \
                 + self.fresh(block[i + 1:])
@@ -490,3 +500,165 @@ def _fold(test):
     if any(_is_pc(n) for n in ast.walk(test)):
         raise AssertionError(f"a guard the specialiser does not know: {ast.unparse(test)}")
     return test
+
+
+# ── comprehensions as loops ─────────────────────────────────────────────────
+class _Lower:
+    """Writes the comprehensions a statement always evaluates as loops before it.
+
+    On Python 3.11 a comprehension or generator is a function call with a frame of its own, which
+    costs more than the loop itself over the few cards of a hand or a trick. Where a statement
+    evaluates one whatever happens (not behind ``and``, ``or``, or one side of ``if ... else``),
+    the loop is written before the statement into a temporary, which the statement then reads:
+
+        any(T for x in Z [if C])       for x in Z: (if C:) if T: _h = True; break   (all: alike)
+        len([x for x in Z if C])       a count          sum([E for x in Z if C])   a running total
+        _best(max, [(K..., -i, x) for i, x in enumerate(Z) if C])    the first with the largest K
+
+    ``x = A if T else B`` becomes ``if T: x = A`` / ``else: x = B`` first, so that each side is
+    unconditional in its branch. Expressions are pure (they only read the state), so evaluating
+    one earlier in its statement changes nothing; the loops keep the statement's line number, so
+    an error still names its rules line. Nodes are copied before they change: the specialised
+    entries of a procedure share statements."""
+
+    def __init__(self):
+        self.n = 0
+
+    def block(self, stmts: list) -> list:
+        out: list = []
+        for s in stmts:
+            out.extend(self.stmt(s))
+        return out
+
+    def stmt(self, s) -> list:
+        if isinstance(s, ast.FunctionDef):
+            s = copy.copy(s)
+            s.body = self.block(s.body)
+            return [s]
+        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.value, ast.IfExp)
+                and any(map(self._kind, ast.walk(s.value)))):
+            target, v = s.targets[0], s.value       # a target only reads (a local, a state list)
+            split = ast.If(test=v.test, body=[self._assign(target, v.body, s)],
+                           orelse=[self._assign(target, v.orelse, s)])
+            return self.stmt(ast.copy_location(split, s))
+        s = copy.copy(s)
+        for name in ("body", "orelse"):
+            if isinstance(getattr(s, name, None), list):
+                setattr(s, name, self.block(getattr(s, name)))
+        pre: list = []
+        if isinstance(s, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)) and s.value is not None:
+            s.value = self.expr(s.value, pre, s)
+        elif isinstance(s, ast.If):
+            s.test = self.expr(s.test, pre, s)
+        elif isinstance(s, ast.For):
+            s.iter = self.expr(s.iter, pre, s)
+        return self.block(pre) + [s] if pre else [s]
+
+    @staticmethod
+    def _assign(target, value, at):
+        return ast.copy_location(ast.Assign(targets=[target], value=value), at)
+
+    def expr(self, node, pre: list, at):
+        """``node`` with its unconditional comprehensions replaced by temporaries set in ``pre``."""
+        kind = self._kind(node)
+        if kind:
+            return self._lower(kind, node, pre, at)
+        if isinstance(node, (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp,
+                             ast.NamedExpr)):
+            return node
+        if isinstance(node, ast.BoolOp):       # only the first operand always runs
+            first = self.expr(node.values[0], pre, at)
+            return node if first is node.values[0] else self._with(node, values=[first] + node.values[1:])
+        if isinstance(node, ast.IfExp):
+            test = self.expr(node.test, pre, at)
+            return node if test is node.test else self._with(node, test=test)
+        if isinstance(node, ast.Compare):      # a chain stops at the first false link
+            left = self.expr(node.left, pre, at)
+            right = self.expr(node.comparators[0], pre, at)
+            if left is node.left and right is node.comparators[0]:
+                return node
+            return self._with(node, left=left, comparators=[right] + node.comparators[1:])
+        changed = {}
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, ast.expr):
+                new = self.expr(value, pre, at)
+                if new is not value:
+                    changed[field] = new
+            elif isinstance(value, list) and any(isinstance(v, ast.expr) for v in value):
+                new = [self.expr(v, pre, at) if isinstance(v, ast.expr) else v for v in value]
+                if any(a is not b for a, b in zip(new, value)):
+                    changed[field] = new
+        return self._with(node, **changed) if changed else node
+
+    @staticmethod
+    def _with(node, **fields):
+        node = copy.copy(node)
+        for k, v in fields.items():
+            setattr(node, k, v)
+        return node
+
+    @staticmethod
+    def _single(gen) -> bool:
+        return len(gen.generators) == 1 and not gen.generators[0].is_async
+
+    def _kind(self, node) -> str:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords):
+            return ""
+        f, args = node.func.id, node.args
+        if f in ("any", "all") and len(args) == 1 and isinstance(args[0], ast.GeneratorExp) and self._single(args[0]):
+            return f
+        if f in ("len", "sum") and len(args) == 1 and isinstance(args[0], ast.ListComp) and self._single(args[0]):
+            return f
+        if f == "_best" and len(args) == 2 and isinstance(args[0], ast.Name) and args[0].id in ("max", "min"):
+            rows = args[1]      # [(keys..., ±position, item) for position, item in enumerate(Z) if C]
+            if isinstance(rows, ast.ListComp) and self._single(rows) and isinstance(rows.elt, ast.Tuple) \
+                    and len(rows.elt.elts) >= 3:
+                g = rows.generators[0]
+                if isinstance(g.target, ast.Tuple) and len(g.target.elts) == 2 and isinstance(g.iter, ast.Call) \
+                        and isinstance(g.iter.func, ast.Name) and g.iter.func.id == "enumerate" \
+                        and len(g.iter.args) == 1 and all(isinstance(n, ast.Name) for n in g.target.elts) \
+                        and isinstance(rows.elt.elts[-1], ast.Name) and g.target.elts[1].id == rows.elt.elts[-1].id:
+                    return "best"
+        return ""
+
+    def _lower(self, kind: str, node, pre: list, at):
+        self.n += 1
+        h = f"_h{self.n}"
+
+        def new(text: str) -> list:         # statements parsed here, placed on the statement's line
+            body = ast.parse(text).body
+            for n in ast.walk(ast.Module(body=body, type_ignores=[])):
+                if "lineno" in n._attributes:
+                    ast.copy_location(n, at)
+            return body
+
+        gen = node.args[-1]
+        comp = gen.generators[0]
+        target, source = comp.target, comp.iter
+        if kind in ("any", "all"):
+            found = kind == "any"
+            test = gen.elt if found else ast.copy_location(ast.UnaryOp(op=ast.Not(), operand=gen.elt), at)
+            inner = [ast.copy_location(ast.If(test=test, body=new(f"{h} = {found}\nbreak"), orelse=[]), at)]
+            start = new(f"{h} = {not found}")
+        elif kind == "len":
+            inner, start = new(f"{h} += 1"), new(f"{h} = 0")
+        elif kind == "sum":
+            add = new(f"{h} += 0")[0]
+            add.value = gen.elt
+            inner, start = [add], new(f"{h} = 0")
+        else:   # _best: only a strictly better key replaces the one kept, so the first of equals stays
+            keys = gen.elt.elts[:-2]
+            key = keys[0] if len(keys) == 1 else ast.copy_location(ast.Tuple(elts=keys, ctx=ast.Load()), at)
+            better = ">" if node.args[0].id == "max" else "<"
+            set_key = new(f"{h}k = 0")[0]
+            set_key.value = key
+            # 'k is not b' first: equal keys are never ordered (none and none tie, as in a tuple)
+            inner = [set_key] + new(f"if {h}b is _FIRST or ({h}k is not {h}b and {h}k {better} {h}b):\n"
+                                    f"    {h}b = {h}k\n    {h} = {target.elts[1].id}")
+            start = new(f"{h} = None\n{h}b = _FIRST")
+            target, source = target.elts[1], source.args[0]
+        for cond in reversed(comp.ifs):
+            inner = [ast.copy_location(ast.If(test=cond, body=inner, orelse=[]), at)]
+        pre.extend(start + [ast.copy_location(ast.For(target=target, iter=source, body=inner, orelse=[],
+                                                      type_comment=None), at)])
+        return ast.copy_location(ast.Name(id=h, ctx=ast.Load()), at)

@@ -45,6 +45,19 @@ SIMPLE = re.compile(r"(L\[\d+\]|[A-Za-z_]\w*|\d+|'[A-Za-z_ ]*')\Z")
 _TEMP_NAMES = itertools.count(1_000_000)
 
 
+def _unlisted(src: str) -> str:
+    """``list(map(...))`` as the bare ``map(...)``, for a caller that iterates it once."""
+    if not src.startswith("list(map(") or not src.endswith(")"):
+        return src
+    depth = 0
+    for i, ch in enumerate(src):        # the parenthesis of 'list(' must close at the very end
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and ch == ")":
+            return src[5:-1] if i == len(src) - 1 else src
+    return src
+
+
 class Scope:
     """The locals of one procedure or function: a flat list of slots. In mode "L" a slot is an item
     of a list ``L`` (``L[3]``, for values worked out while compiling); in mode "py" it is a Python
@@ -920,7 +933,7 @@ class Compiler:
             src, t = self.expr(e.args[0], scope)
             if not T.is_list(t):
                 self.err("unique() needs a list", e.args[0].pos)
-            return f"list(dict.fromkeys({src}))", t
+            return f"list(dict.fromkeys({_unlisted(src)}))", t
         if name in ("top", "bottom"):
             self._arity(e, 1, 2)
             src, t = self.expr(e.args[0], scope)

@@ -429,8 +429,8 @@ def parse_file(path: str | Path) -> A.RulesFile:
         source = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RulesError(f"no such rules file: {path}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RulesError(f"cannot read {path}: {e}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as e:   # ValueError: a NUL in the name
+        raise RulesError(f"cannot read {path!r}: {e}") from None
     return parse_text(source, path)
 
 

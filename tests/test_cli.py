@@ -105,6 +105,14 @@ def test_missing_file():
     assert "no such rules file: no/such/game.rules" in r.stderr
 
 
+def test_a_file_name_that_cannot_name_a_file_gets_a_message(capsys, tmp_path):
+    # a NUL cannot be in a path (found by the random command lines of test_check.py)
+    assert main(["\x00", "--seats", "random,random,random"]) == 1
+    assert "cannot read '\\x00'" in capsys.readouterr().err
+    assert main(["compile", str(tmp_path)]) == 1          # a folder
+    assert "cannot read" in capsys.readouterr().err
+
+
 def test_compile_summary_and_errors(tmp_path):
     r = run_cli("compile", MAGIC)
     assert r.returncode == 0
