@@ -1291,7 +1291,7 @@ class Compiler:
         self.templates.append(Template([p if isinstance(p, str) else (p[0], p[1]) for p in parts], s.pos,
                                        [p[2] for p in parts if not isinstance(p, str)]))
         vals = [p[0] for p in parts if not isinstance(p, str)]
-        em.line(f"S.ann = (S.ann, ({tid}, ({''.join(v + ', ' for v in vals)})))", s.pos)
+        em.line(f"S.ann = (S.ann, {tid}{''.join(', ' + v for v in vals)})", s.pos)   # (earlier, template, values...)
 
     def _s_EndGame(self, s, scope, em):
         em.line("del S.frames[:]", s.pos)

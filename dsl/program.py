@@ -13,7 +13,7 @@ lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these p
     pending the open decision: [seat, decision index, options] or None
     rng     the random seed for the next chance event
     hist    the history: decision texts, and chance records ["shuffle", zone, order]
-    ann     the announcements, as a linked list of (previous, (template index, values))
+    ann     the announcements, as a linked list of (previous, template index, values...)
 """
 from __future__ import annotations
 

@@ -329,9 +329,9 @@ class State:
         """The announcements so far (public), oldest first."""
         entries = []
         node = self.ann
-        while node is not None:
-            node, entry = node
-            entries.append(entry)
+        while node is not None:       # (earlier, template, values...)
+            entries.append((node[1], node[2:]))
+            node = node[0]
         entries.reverse()
         return [self._format(e) for e in entries]
 
@@ -474,7 +474,7 @@ class State:
             S.hist = list(data["hist"])
             node = None
             for tid, vals in data["ann"]:
-                node = (node, (tid, tuple(vals)))
+                node = (node, tid, *vals)
             S.ann = node
             S.forced = [[int(f[0]), list(f[1])] for f in data.get("stacked", [])]
             S._legal = None
@@ -498,18 +498,17 @@ def _same_log(a, b) -> bool:
     while a is not b:
         if a is None or b is None:
             return False
-        a, ea = a
-        b, eb = b
-        if ea[0] != eb[0] or list(ea[1]) != list(eb[1]):
+        if a[1:] != b[1:]:
             return False
+        a, b = a[0], b[0]
     return True
 
 
 def _log_list(node) -> list:
     out = []
     while node is not None:
-        node, entry = node
-        out.append([entry[0], list(entry[1])])
+        out.append([node[1], list(node[2:])])
+        node = node[0]
     out.reverse()
     return out
 

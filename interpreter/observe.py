@@ -137,7 +137,7 @@ def announced_cards(state, since=None, strict: bool = False) -> set[int] | None:
     while node is not since:
         if node is None:
             return None if strict and since is not None else out
-        node, (tid, vals) = node
+        tid, vals, node = node[1], node[2:], node[0]
         for t, v in zip(prog.templates[tid].types, vals):
             if t == "card" and v is not None:
                 out.add(v)
@@ -201,11 +201,11 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True)
     entries = []
     node = S.ann
     while node is not None:
-        node, (tid, vals) = node
+        tid, vals, node = node[1], node[2:], node[0]
         types = prog.templates[tid].types
-        entries.append((tid, tuple(relabel(t, v) for t, v in zip(types, vals))))
+        entries.append((tid, *(relabel(t, v) for t, v in zip(types, vals))))
     node = None
     for e in reversed(entries):
-        node = (node, e)
+        node = (node, *e)
     S.ann = node
     return S
