@@ -42,6 +42,21 @@ class Action(str):
         return self
 
 
+class _Actions(dict):
+    """One seat's Actions for one decision: option -> Action, each made the first time it is asked
+    for (a list option is looked up as a tuple, by Game._legal)."""
+
+    __slots__ = ("label", "display", "player")
+
+    def __init__(self, decision, player: int):
+        super().__init__()
+        self.label, self.display, self.player = decision.label, decision.display, player
+
+    def __missing__(self, option):
+        action = self[option] = Action(f"{self.label} {self.display(option)}", self.player)
+        return action
+
+
 class Game:
     """A rules file compiled for one player count and set of variants."""
 
@@ -55,12 +70,13 @@ class Game:
             names.setdefault(name, []).append(cid)
         self._ids_by_name = names
         # Actions are made once per (seat, option) and reused: legal_actions builds no text
-        self._acts = [[{} for _ in range(program.players)] for _ in program.decisions]
+        self._acts = [[_Actions(d, p) for p in range(program.players)] for d in program.decisions]
         self._listy = [d.type.startswith("list:") for d in program.decisions]
         self._unique = [d.unique_texts for d in program.decisions]   # known never to read alike
-        # the seat tables of decisions whose options need no numbering and are not lists, else None
-        self._simple_rows = [rows if u and not ls else None
-                             for rows, u, ls in zip(self._acts, self._unique, self._listy)]
+        # for decisions whose options need no numbering and are not lists, each seat's lookup
+        # option -> Action (made on first use); else None
+        self._lookups = [[row.__getitem__ for row in rows] if u and not ls else None
+                         for rows, u, ls in zip(self._acts, self._unique, self._listy)]
 
     def _legal(self, pending) -> list:
         """The Actions of an open decision [seat, decision, options]."""
@@ -223,12 +239,10 @@ class State:
             pending = self.pending
             if pending is None:
                 return []
-            # Game._legal, inlined for the common case: every option seen before at this seat
-            rows = self._game._simple_rows[pending[1]]
-            if rows is not None:
-                legal = list(map(rows[pending[0]].get, pending[2]))
-                if not all(legal):
-                    legal = self._game._legal(pending)
+            # Game._legal, inlined for the common case: options that need no numbering
+            lookups = self._game._lookups[pending[1]]
+            if lookups is not None:
+                legal = list(map(lookups[pending[0]], pending[2]))
             else:
                 legal = self._game._legal(pending)
             self._legal = legal
