@@ -164,3 +164,18 @@ def test_bytecode_count_script_runs(capsys):
     out = capsys.readouterr().out
     assert "engine:" in out and "reference:" in out and "bytecodes per decision" in out
     assert "busiest generated lines" in out
+
+
+def test_instruction_count_script_plays_both_sides_and_checks_its_arguments(capsys):
+    """benchmarks/instructions.py: its child part plays whole games on both sides (the count
+    itself needs valgrind and minutes, so it is not run here); bad arguments get a usage error."""
+    from benchmarks.instructions import main, play
+
+    assert 2 * 100 < play("engine", 3, 2) < 2 * 200         # two whole games of about 150 decisions
+    assert 2 * 100 < play("reference", 3, 2) < 2 * 200
+    assert main(["--child", "reference", "--players", "3", "--games", "1"]) == 0
+    assert capsys.readouterr().out.startswith("decisions ")
+    for bad in (["--players", "6"], ["--games", "5"]):
+        with pytest.raises(SystemExit) as info:
+            main(bad)
+        assert info.value.code == 2
