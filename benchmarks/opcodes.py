@@ -22,6 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks import require_dependencies  # noqa: E402
+
+require_dependencies("opcodes.py")
+
 from benchmarks.reference.magic_shop import MagicShop  # noqa: E402
 from interpreter.engine import load_game  # noqa: E402
 

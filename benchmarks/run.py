@@ -36,6 +36,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import require_dependencies  # noqa: E402
+
+require_dependencies("run.py")
+
 from benchmarks.reference import magic_shop as reference  # noqa: E402
 from dsl import RulesError  # noqa: E402
 from interpreter import load_game  # noqa: E402

@@ -179,3 +179,18 @@ def test_instruction_count_script_plays_both_sides_and_checks_its_arguments(caps
         with pytest.raises(SystemExit) as info:
             main(bad)
         assert info.value.code == 2
+
+
+def test_a_benchmark_run_without_the_dependencies_says_what_to_do(monkeypatch):
+    import importlib.util
+
+    import benchmarks
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "lark" else real(name, *a))
+    with pytest.raises(SystemExit) as info:
+        benchmarks.require_dependencies("run.py")
+    assert "lacks rulesrun's dependencies (lark)" in str(info.value.code)
+    assert ".venv/bin/python benchmarks/run.py" in str(info.value.code)
+    monkeypatch.setattr(importlib.util, "find_spec", real)
+    benchmarks.require_dependencies("run.py")          # this Python has them: nothing happens
