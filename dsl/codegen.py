@@ -516,7 +516,9 @@ class _Lower:
         _best(max, [(K..., -i, x) for i, x in enumerate(Z) if C])    the first with the largest K
 
     ``x = A if T else B`` becomes ``if T: x = A`` / ``else: x = B`` first, so that each side is
-    unconditional in its branch. Expressions are pure (they only read the state), so evaluating
+    unconditional in its branch. A list comprehension that stays one gets out of its condition a
+    call that does not depend on the item (``c.colour in [d.colour for d in trick]``): worked out
+    once before it, when there is an item at all (``_hoist``). Expressions are pure (they only read the state), so evaluating
     one earlier in its statement changes nothing; the loops keep the statement's line number, so
     an error still names its rules line. Nodes are copied before they change: the specialised
     entries of a procedure share statements."""
@@ -560,35 +562,82 @@ class _Lower:
 
     def expr(self, node, pre: list, at):
         """``node`` with its unconditional comprehensions replaced by temporaries set in ``pre``."""
-        kind = self._kind(node)
-        if kind:
-            return self._lower(kind, node, pre, at)
+        def visit(n):
+            kind = self._kind(n)
+            if kind:
+                return self._lower(kind, n, pre, at)
+            if isinstance(n, ast.ListComp) and self._single(n) and n.generators[0].ifs:
+                return self._hoist(n, pre, at)
+            return None
+        return self._walk(node, visit)
+
+    def _walk(self, node, visit):
+        """``node`` with ``visit`` applied top-down at the places evaluated whenever ``node`` is:
+        ``visit`` gives a replacement, or None to look inside. Nothing inside a function of its
+        own (a lambda, a comprehension) is visited."""
+        new = visit(node)
+        if new is not None:
+            return new
         if isinstance(node, (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp,
                              ast.NamedExpr)):
             return node
         if isinstance(node, ast.BoolOp):       # only the first operand always runs
-            first = self.expr(node.values[0], pre, at)
+            first = self._walk(node.values[0], visit)
             return node if first is node.values[0] else self._with(node, values=[first] + node.values[1:])
         if isinstance(node, ast.IfExp):
-            test = self.expr(node.test, pre, at)
+            test = self._walk(node.test, visit)
             return node if test is node.test else self._with(node, test=test)
         if isinstance(node, ast.Compare):      # a chain stops at the first false link
-            left = self.expr(node.left, pre, at)
-            right = self.expr(node.comparators[0], pre, at)
+            left = self._walk(node.left, visit)
+            right = self._walk(node.comparators[0], visit)
             if left is node.left and right is node.comparators[0]:
                 return node
             return self._with(node, left=left, comparators=[right] + node.comparators[1:])
         changed = {}
         for field, value in ast.iter_fields(node):
             if isinstance(value, ast.expr):
-                new = self.expr(value, pre, at)
+                new = self._walk(value, visit)
                 if new is not value:
                     changed[field] = new
             elif isinstance(value, list) and any(isinstance(v, ast.expr) for v in value):
-                new = [self.expr(v, pre, at) if isinstance(v, ast.expr) else v for v in value]
+                new = [self._walk(v, visit) if isinstance(v, ast.expr) else v for v in value]
                 if any(a is not b for a, b in zip(new, value)):
                     changed[field] = new
         return self._with(node, **changed) if changed else node
+
+    def _hoist(self, comp, pre: list, at):
+        """A list comprehension whose condition always works out the same call for every item
+        (``c.colour in [d.colour for d in trick]``) with that call worked out once, before it —
+        and only when there is an item, as before. None when there is nothing to take out."""
+        g = comp.generators[0]
+        if isinstance(g.iter, ast.Call):    # a map or an enumerate is true even when empty
+            return None
+        bound = {n.id for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        taken: list = []
+
+        def visit(n):
+            if isinstance(n, (ast.Call, ast.ListComp, ast.GeneratorExp)) and not any(
+                    isinstance(m, (ast.Lambda, ast.NamedExpr)) or (isinstance(m, ast.Name) and m.id in bound)
+                    for m in ast.walk(n)):
+                self.n += 1
+                taken.append((f"_h{self.n}", n))
+                return ast.copy_location(ast.Name(id=f"_h{self.n}", ctx=ast.Load()), n)
+            return None
+        first = self._walk(g.ifs[0], visit)
+        if not taken:
+            return None
+        self.n += 1
+        items = f"_h{self.n}"
+        code = ast.parse(f"{items} = 0\nif {items}:\n" + "".join(f"    {h} = 0\n" for h, _ in taken)).body
+        code[0].value = g.iter
+        for stmt, (_, value) in zip(code[1].body, taken):
+            stmt.value = value
+        for n in [code[1], code[1].test] + [m for a in [code[0], *code[1].body] for m in (a, a.targets[0])]:
+            ast.copy_location(n, at)        # the parsed nodes; the expressions moved keep theirs
+        pre.extend(self.block(code))
+        gen = ast.comprehension(target=g.target, iter=ast.copy_location(ast.Name(id=items, ctx=ast.Load()), at),
+                                ifs=[first] + g.ifs[1:], is_async=0)
+        return self._with(comp, generators=[gen])
 
     @staticmethod
     def _with(node, **fields):

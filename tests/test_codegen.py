@@ -359,3 +359,28 @@ def test_a_loop_resumed_after_a_decision_runs_its_written_out_comprehensions_aga
     for _ in range(3):
         s.apply_action(s.legal_actions()[0])
     assert s.is_terminal() and s.var("total") == 3 and s.var("turns") == 3
+
+
+def test_a_call_in_a_comprehension_condition_is_worked_out_once_and_only_for_some_item():
+    g = make("""
+        state who: player = none
+        state empty_pile: list of number = [9]
+        state matching: list of number = []
+        flow:
+            # the pile is empty: who.hand (who is none) must not be looked at
+            empty_pile = [c.rank for c in pile where c.suit in [d.suit for d in who.hand]]
+            shuffle deck
+            deal 2 from deck to hand
+            repeat 3 times:
+                move top(deck) to pile
+            matching = [c.rank for c in pile where c.suit in [d.suit for d in (player 1).hand]]
+            player 1 chooses x from [1] as "done"
+    """)
+    names = ["Red 1", "Blue 2", "Green 3", "Blue 4", "Red 2", "Green 1", "Blue 1"]
+    s = g.new_initial_state(seed=1, stack={"deck": names + [n for n in g.program.card_names if n not in names]})
+    assert s.var("empty_pile") == []
+    # player 1 holds Red 1 and Blue 2; the pile: Red 2, Green 1, Blue 1
+    assert s.cards("hand", 0) == ["Red 1", "Blue 2"] and s.cards("pile") == ["Red 2", "Green 1", "Blue 1"]
+    assert s.var("matching") == [2, 1]         # the Red and the Blue, not the Green
+    flow = _flow_source(g)
+    assert "if _h" in flow     # the suits of the hand are listed once, before the comprehension
