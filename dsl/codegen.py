@@ -86,8 +86,7 @@ def _value_key(v):
 def _dedupe(opts, key):
     """Interchangeable options are offered once (the first of each kind)."""
     seen, out = set(), []
-    for v in opts:
-        k = key(v)
+    for k, v in zip(map(key, opts), opts):
         if k not in seen:
             seen.add(k)
             out.append(v)
@@ -100,7 +99,7 @@ def _subsets(items, test, keyfn, pos):
     out, seen = [], set()
     for k in range(len(items) + 1):
         for combo in itertools.combinations(items, k):
-            key = tuple(sorted(keyfn(c) for c in combo))
+            key = tuple(sorted(map(keyfn, combo)))
             if key in seen:
                 continue
             pick = list(combo)

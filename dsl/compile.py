@@ -1454,7 +1454,10 @@ class Compiler:
         # and equal values. (Different cards that merely look alike get distinct action texts.)
         if et == T.CARD:
             cls = self.card_class
-            key = self.k(lambda v: -1 if v is None else cls[v]) if len(set(cls)) < len(cls) else None
+            # a card's kind, or -1 for none: a dict's own lookup, so that it runs in C
+            kinds = dict(enumerate(cls))
+            kinds[None] = -1
+            key = self.k(kinds.__getitem__) if len(set(cls)) < len(cls) else None
             # distinct kinds of card have distinct names, and a zone holds each card once
             unique = (not s.subset and len(set(self.card_names)) == len(set(cls))
                       and (is_zone or key is not None))
