@@ -18,7 +18,7 @@ from . import ast as A
 from . import types as T
 from .errors import Pos, RulesError, RulesRuntimeError, did_you_mean
 from .codegen import Emitter, Namespace, _value_key
-from .program import Decision, Program, Template, VarInfo, ZoneInfo
+from .program import CALL_DEPTH, DONE, Decision, Program, Template, VarInfo, ZoneInfo
 
 
 VISIBILITIES = ("public", "owner", "facedown", "hidden")
@@ -1161,9 +1161,15 @@ class Compiler:
             return f"pc <= {hi}"          # pc is 0 (fresh) or a label
         return f"({cond} if not pc else pc <= {hi})"
 
-    def _stop_here(self, em, lines, ret: int, pos, last: bool, chosen: str | None = None, decision=None):
+    def _stop_here(self, em, lines, ret: int, pos, last: bool, chosen: str | None = None, decision=None,
+                   call: str | None = None):
         """A place the procedure stops (a decision, a call): run ``lines`` and leave, unless resuming
-        here — then carry on as if just come back. ``chosen``: the local the decision sets."""
+        here — then carry on as if just come back. ``chosen``: the local the decision sets.
+        ``call``: the entry function of the procedure called (its new frame is ``_G``). The frame
+        is saved as for a stop, then the callee runs as a plain Python call; when it comes back
+        DONE, this code carries on with its own Python locals, without the run loop. When it
+        stopped or switched (a decision, the end of the game, calls deeper than CALL_DEPTH), the
+        run loop takes over, and comes back here through the label, as for any stop."""
         back = em.label()
         if chosen is not None:
             em.chosen[str(back)] = chosen
@@ -1174,7 +1180,12 @@ class Compiler:
                 em.line(text, pos)
             em.line(f"{em.SAVE}{back}", pos)
             em.line(f"F[1] = {back}", pos)
-            em.line(f"return {ret}", pos)
+            if call is None:
+                em.line(f"return {ret}", pos)
+            else:
+                em.line(f"if len(S.frames) > {CALL_DEPTH}: return {ret}", pos)
+                em.line(f"_r = {call}(S, _G)", pos)
+                em.line(f"if _r != {DONE}: return _r", pos)
         em.line("else:" if last else f"elif pc == {back}:", pos)
         with em.nest():
             em.line("pc = 0", pos)
@@ -1327,8 +1338,9 @@ class Compiler:
         self._stop_here(em, [
             "if len(S.frames) > 5000: fail('procedures call one another without end "
             f"(more than 5,000 deep)', {self.k(s.pos)})",
-            f"S.frames.append([{ref}, 0, [{''.join(a + ', ' for a in srcs)}] + {self.k(self.proc_pad)}[{ref}]])"],
-            2, s.pos, last)
+            f"_G = [{ref}, 0, [{''.join(a + ', ' for a in srcs)}] + {self.k(self.proc_pad)}[{ref}]]",
+            "S.frames.append(_G)"],
+            2, s.pos, last, call=f"_R{ref}_0")
 
     def _inline_call(self, s, d, args, scope, em, last):
         """A resumable procedure written out in its caller: its locals take the next frame slots

@@ -24,9 +24,11 @@ import attrs
 
 from .errors import Pos, RulesRuntimeError
 
-# What a resumable procedure's function returns to the run loop: a decision is open (STOP), or
-# the frames changed (SWITCH: a call, a return, the end of the game).
-STOP, SWITCH = 1, 2
+# What a resumable procedure's function returns to the run loop: a decision is open (STOP), the
+# frames changed (SWITCH: a call left to the run loop, the end of the game), or the procedure is
+# done and its frame popped (DONE; a caller that called it directly carries on).
+STOP, SWITCH, DONE = 1, 2, 3
+CALL_DEPTH = 60     # frames deeper than this call through the run loop, not the Python stack
 
 
 @attrs.define

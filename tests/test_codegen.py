@@ -384,3 +384,38 @@ def test_a_call_in_a_comprehension_condition_is_worked_out_once_and_only_for_som
     assert s.var("matching") == [2, 1]         # the Red and the Blue, not the Green
     flow = _flow_source(g)
     assert "if _h" in flow     # the suits of the hand are listed once, before the comprehension
+
+
+def test_a_resumable_procedure_is_called_directly_and_deep_calls_go_through_the_run_loop():
+    # down(n) asks player 1 at the bottom, so it is resumable; it calls itself 150 deep, past the
+    # depth where calls stop being plain Python calls, and adds up on the way back
+    g = make("""
+        procedure down(n):
+            if n == 0:
+                player 1 chooses x from [1, 2] as "bottom"
+                total += x
+            else:
+                down(n - 1)
+                total += 1
+        procedure once():
+            turns += 1
+            player 2 chooses y from [5] as "once"
+            turns += y
+        flow:
+            once()
+            down(150)
+            once()
+            down(3)
+    """)
+    flow = _flow_source(g)
+    assert "_r = _R" in flow          # a call is a Python call (to the callee's first entry)
+    s = g.new_initial_state(seed=1)
+    s.apply_action("once 5")
+    assert s.decision_label() == "bottom" and len(s.frames) == 152
+    s.apply_action("bottom 2")
+    assert s.var("total") == 152 and s.decision_label() == "once"
+    s.apply_action("once 5")
+    s.apply_action("bottom 1")
+    assert s.is_terminal() and s.var("total") == 152 + 1 + 3 and s.var("turns") == 12
+    a, steps = run_through_json(g, 1, lambda i, n: n - 1)    # resumed from JSON at every decision
+    assert a.var("total") == 152 + 2 + 3 and steps == ["once 5", "bottom 2", "once 5", "bottom 2"]
