@@ -22,6 +22,11 @@ def make(body: str, players: int = 2):
     return load_game_text(HEADER + textwrap.dedent(body), players, path="t.rules")
 
 
+def stacked(game, names: list):
+    """A new game whose deck has these cards on top, in this order (then the others)."""
+    return game.new_initial_state(seed=1, stack={"deck": names + [n for n in game.program.card_names if n not in names]})
+
+
 NESTED = """
 procedure take(p):
     if p.got mod 2 == 0:
@@ -132,7 +137,7 @@ def test_an_inlined_function_does_not_capture_the_loop_variable_around_it():
             player 1 chooses x from [1] as "done"
     """)
     names = ["Red 1", "Green 4", "Red 2", "Blue 3"]
-    s = g.new_initial_state(seed=1, stack={"deck": names + [n for n in g.program.card_names if n not in names]})
+    s = stacked(g, names)
     # two Reds beat the single Green 4 and Blue 3; of the Reds, rank 2 is higher
     assert s.var("best") == "Red 2"
 
@@ -152,7 +157,7 @@ def test_highest_and_lowest_give_the_first_of_equals_and_none_of_nothing():
             player 1 chooses x from [1] as "done"
     """)
     names = ["Red 3", "Blue 1", "Green 3", "Green 1"]
-    s = g.new_initial_state(seed=1, stack={"deck": names + [n for n in g.program.card_names if n not in names]})
+    s = stacked(g, names)
     assert s.cards("pile") == names
     assert s.var("hi") == "Red 3"         # Red 3 and Green 3 tie: the first in the pile
     assert s.var("lo") == "Green 1"       # Blue 1 is left out by 'where'
@@ -266,7 +271,7 @@ def test_any_and_count_of_an_attribute_equal_to_a_value():
             player 1 chooses x from [1] as "done"
     """.replace("hand of player 1", "(player 1).hand"))
     names = ["Red 1", "Blue 2", "Red 3"]
-    s = g.new_initial_state(seed=1, stack={"deck": names + [n for n in g.program.card_names if n not in names]})
+    s = stacked(g, names)
     assert (s.var("red_any"), s.var("green_any"), s.var("red_count"), s.var("none_count")) == (True, False, 2, 0)
     flow = next(src for name, src in g.program.code.sources.items() if name.endswith(": flow>"))
     assert "__getitem__" in flow
@@ -285,7 +290,7 @@ def test_a_list_of_one_attribute_of_each_card():
             player 1 chooses x from [1] as "done"
     """)
     names = ["Red 1", "Blue 2", "Red 3"]
-    s = g.new_initial_state(seed=1, stack={"deck": names + [n for n in g.program.card_names if n not in names]})
+    s = stacked(g, names)
     assert s.var("ranks") == [1, 2, 3] and s.var("reds") == [1, 3]
 
 
@@ -315,7 +320,7 @@ def test_comprehensions_a_statement_always_evaluates_run_as_loops_with_the_same_
             player 1 chooses x from [1] as "done"
     """)
     names = ["Red 3", "Blue 1", "Green 4", "Green 1"]
-    s = g.new_initial_state(seed=1, stack={"deck": names + [n for n in g.program.card_names if n not in names]})
+    s = stacked(g, names)
     assert s.var("reds") == 2 and s.var("high") == 7
     assert s.var("best") == "Green 4" and s.var("worst") == "Green 1"
     assert s.var("has_four") is True and s.var("all_low") is False
@@ -377,7 +382,7 @@ def test_a_call_in_a_comprehension_condition_is_worked_out_once_and_only_for_som
             player 1 chooses x from [1] as "done"
     """)
     names = ["Red 1", "Blue 2", "Green 3", "Blue 4", "Red 2", "Green 1", "Blue 1"]
-    s = g.new_initial_state(seed=1, stack={"deck": names + [n for n in g.program.card_names if n not in names]})
+    s = stacked(g, names)
     assert s.var("empty_pile") == []
     # player 1 holds Red 1 and Blue 2; the pile: Red 2, Green 1, Blue 1
     assert s.cards("hand", 0) == ["Red 1", "Blue 2"] and s.cards("pile") == ["Red 2", "Green 1", "Blue 1"]
