@@ -377,17 +377,8 @@ class ISMCTSAgent:
                     elif rng.random() < eps:
                         i = rng.randrange(m)
                     else:
-                        i, best_q, ties = 0, -1.0, 0
                         disp = decisions[did].display
-                        for j, o in enumerate(opts):
-                            st = mast.get((did, disp(o)))
-                            q = st[1] / st[0] if st else 0.5
-                            if q > best_q:
-                                i, best_q, ties = j, q, 1
-                            elif q == best_q:
-                                ties += 1
-                                if rng.randrange(ties) == 0:
-                                    i = j
+                        i = _mast_best(range(m), [(did, disp(o)) for o in opts], mast, rng)
                     if m > 1:
                         moves.append((mover, (did, decisions[did].display(opts[i]))))
                     _fast_step(d, i)
@@ -423,18 +414,25 @@ class ISMCTSAgent:
         rng = self.rng
         if len(untried) == 1 or rng.random() < self.epsilon:
             return untried[rng.randrange(len(untried))]
-        mast = self.mast
-        best, best_q, ties = untried[0], -1.0, 0
-        for k in untried:
-            st = mast.get((did, display(opts[k if index is None else index[k]])))
-            q = st[1] / st[0] if st else 0.5
-            if q > best_q:
-                best, best_q, ties = k, q, 1
-            elif q == best_q:
-                ties += 1
-                if rng.randrange(ties) == 0:
-                    best = k
-        return best
+        keys = [(did, display(opts[k if index is None else index[k]])) for k in untried]
+        return _mast_best(untried, keys, self.mast, rng)
+
+
+def _mast_best(candidates, keys, mast: dict, rng):
+    """The candidate whose move (its key in ``keys``) has the best average reward so far (MAST;
+    a move never seen counts as 0.5), equals broken at random: each new equal replaces the one
+    kept with chance 1/(number of equals so far)."""
+    best, best_q, ties = candidates[0], -1.0, 0
+    for c, key in zip(candidates, keys):
+        st = mast.get(key)
+        q = st[1] / st[0] if st else 0.5
+        if q > best_q:
+            best, best_q, ties = c, q, 1
+        elif q == best_q:
+            ties += 1
+            if rng.randrange(ties) == 0:
+                best = c
+    return best
 
 
 class _Node:
