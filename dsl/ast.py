@@ -192,6 +192,7 @@ class Deal(Stmt):
     source: Expr
     family: str
     family_pos: Pos
+    start: Expr | None = None     # who is dealt to first (None: Player 1)
 
 
 @node

@@ -1294,7 +1294,11 @@ class Compiler:
         if s.family not in self.families:
             self.err(f"cards are dealt to a per-player zone, and '{s.family}' is not one", s.family_pos,
                      did_you_mean(s.family, self.families) or "declare it with 'zone NAME per player: owner'")
-        em.line(f"deal(S, {n}, {src}, {self.families[s.family]}, {self.N}, {self.k(s.pos)})", s.pos)
+        start = "0"
+        if s.start is not None:
+            start, st = self.expr(s.start, scope)
+            self._expect(st, T.PLAYER, s.start.pos, "who is dealt to first")
+        em.line(f"deal(S, {n}, {src}, {self.families[s.family]}, {self.N}, {self.k(s.pos)}, {start})", s.pos)
 
     def _s_Announce(self, s, scope, em):
         parts = self._text(s.text.parts, scope)

@@ -674,7 +674,8 @@ class _Builder(Transformer):
         return A.Shuffle(pos=self._pos(meta), zone=c[0])
 
     def deal_stmt(self, meta, c):
-        return A.Deal(pos=self._pos(meta), count=c[0], source=c[1], family=str(c[2]), family_pos=self._tpos(c[2]))
+        return A.Deal(pos=self._pos(meta), count=c[0], source=c[1], family=str(c[2]), family_pos=self._tpos(c[2]),
+                      start=c[3])
 
     def if_able(self, meta, c):
         return True

@@ -179,13 +179,17 @@ def _arrange(S, zi: int, order: list) -> None:
     zone[:] = rest + list(order)
 
 
-def deal(S, n: int, src: int, first: int, players: int, pos: Pos) -> None:
+def deal(S, n: int, src: int, first: int, players: int, pos: Pos, start: int = 0) -> None:
+    """N cards to each player's zone of the family whose first zone is ``first``, in blocks: seat
+    ``start`` takes the top N, the next seat the next N, and so on round the table."""
     zone = S.z[src]
+    if start is None:
+        fail("nobody is there to deal to first", pos)
     if n * players > len(zone):
         fail(f"cannot deal {n} cards to each of {players} players: only {len(zone)} cards left", pos)
     loc = S.loc
     for p in range(players):
-        dest = first + p
+        dest = first + (start + p) % players
         take = zone[len(zone) - n:][::-1]
         del zone[len(zone) - n:]
         S.z[dest].extend(take)

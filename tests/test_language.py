@@ -83,6 +83,48 @@ def test_deal_gives_blocks_from_the_top_and_stacking_sets_the_order():
     assert len(s.cards("deck")) == 8
 
 
+def test_deal_starting_with_a_player_goes_round_the_table_from_there():
+    g = make("""
+        state starting: number = 0          # 'starting' stays free as a name
+        flow:
+            shuffle deck
+            let dealer = player 3
+            deal 2 from deck to hand starting with left(dealer)
+            deal 1 from deck to hand
+    """, players=3)
+    names = ["Red 1", "Red 2", "Red 3", "Red 4", "Green 1", "Green 2", "Blue 1", "Blue 2", "Blue 3"]
+    s = play(g, stack={"deck": names})
+    # left of Player 3 is Player 1: then 2, then 3. The second deal starts with Player 1 as always
+    assert s.cards("hand", 0) == ["Red 1", "Red 2", "Blue 1"]
+    assert s.cards("hand", 1) == ["Red 3", "Red 4", "Blue 2"]
+    assert s.cards("hand", 2) == ["Green 1", "Green 2", "Blue 3"]
+    g2 = make("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand starting with player 2
+    """, players=3)
+    s = play(g2, stack={"deck": names})
+    assert s.cards("hand", 1) == ["Red 1", "Red 2"] and s.cards("hand", 2) == ["Red 3", "Red 4"]
+    assert s.cards("hand", 0) == ["Green 1", "Green 2"]
+
+
+def test_deal_starting_with_needs_a_player():
+    with pytest.raises(RulesError) as e:
+        make("""
+            flow:
+                deal 2 from deck to hand starting with 2
+        """)
+    assert "who is dealt to first" in str(e.value) and "player" in str(e.value)
+    g = make("""
+        state nobody_yet: player = none
+        flow:
+            deal 2 from deck to hand starting with nobody_yet
+    """)
+    with pytest.raises(RulesRuntimeError) as e:
+        play(g)
+    assert "nobody is there to deal to first" in str(e.value) and "t.rules:" in str(e.value)
+
+
 def test_shuffle_is_seeded_and_a_recorded_chance_step():
     g = make("""
         flow:
