@@ -370,6 +370,16 @@ class ScoreDecl(Decl):
 
 
 @node
+class HeuristicDecl(Decl):
+    var: str
+    expr: Expr
+
+    @property
+    def key(self):
+        return ("HeuristicDecl", None)
+
+
+@node
 class WinnersDecl(Decl):
     var: str
     orders: tuple  # of (highest|lowest, Expr)

@@ -225,6 +225,8 @@ class Compiler:
                 winner_keys.append((1 if kind == "highest" else -1, fn))
         elif score is not None:
             winner_keys.append((1, score))
+        hd = first("HeuristicDecl")
+        heuristic = None if hd is None else self._player_fn(hd.var, hd.expr, T.NUMBER, "the heuristic")
         invariants = []
         for inv in by_type.get("InvariantDecl", []):
             src, t = self.expr(inv.expr, Scope("py"))
@@ -244,6 +246,7 @@ class Compiler:
             card_vars=[v for _, v in sorted(self.cvars.values(), key=lambda x: x[0])],
             procs=self.procs, code=self.gen, proc_names=self.proc_names, proc_nslots=self.proc_nslots,
             decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
+            heuristic=heuristic,
             invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
             min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined)
 

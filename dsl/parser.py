@@ -56,7 +56,7 @@ _SYNTAX_ERRORS = (UnexpectedInput, DedentError)
 # Groups of terminals, by their text (a regex terminal by its name), used to summarise what the
 # parser accepts.
 _DECLARATIONS = ("game", "players", "kind", "cards", "zone", "state", "player", "card", "const", "define",
-                 "procedure", "flow", "score", "winners", "invariant", "variant")
+                 "procedure", "flow", "score", "winners", "heuristic", "invariant", "variant")
 _STATEMENTS = ("let", "move", "shuffle", "deal", "announce", "pass", "end", "if", "repeat", "while", "for")
 _OPERATORS = frozenset({"+", "-", "*", "/", "mod", "==", "!=", "<=", ">=", "<", ">", "and", "or", "not", "in",
                         "if", "else", ".", "(", "then"})
@@ -631,6 +631,9 @@ class _Builder(Transformer):
 
     def score_decl(self, meta, c):
         return A.ScoreDecl(pos=self._pos(meta), var=str(c[0]), expr=c[1])
+
+    def heuristic_decl(self, meta, c):
+        return A.HeuristicDecl(pos=self._pos(meta), var=str(c[0]), expr=c[1])
 
     def order_kw(self, meta, c):
         return str(c[0])

@@ -98,6 +98,7 @@ class Program:
     player_names: list
     min_players: int = 0
     max_players: int = 0
+    heuristic: Callable | None = None   # f(S, seat): how well a seat stands mid-game (bots' guide)
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
 
 

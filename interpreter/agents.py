@@ -197,8 +197,10 @@ class RandomAgent:
 class GreedyAgent:
     """One ply: tries every legal action on one determinisation of the state and takes the one
     after which its seat stands best — its key on the file's ``winners`` ordering (or ``score``)
-    minus the best other seat's — breaking ties at random. Where nothing changes the standing
-    within one move (scores that count only at the end of a round) it plays like ``random``."""
+    minus the best other seat's — then, where the file declares a ``heuristic``, by the same
+    difference of heuristic values (what the standing does not yet show, like a shedding game's
+    cards left in hand), breaking ties at random. Where nothing changes either within one move
+    (scores that count only at the end of a round, and no heuristic) it plays like ``random``."""
 
     name = "greedy"
 
@@ -232,13 +234,18 @@ class GreedyAgent:
     @staticmethod
     def _value(state, seat: int):
         ranks = standings(state)
-        if ranks is None:
-            return (0,)
-        own = ranks[seat]
-        others = [r for q, r in enumerate(ranks) if q != seat]
-        if not others:
-            return (own[0],)
-        return (own[0] - max(r[0] for r in others), own[0])
+        value = (0,) if ranks is None else _ahead([r[0] for r in ranks], seat)
+        guess = state._prog.heuristic
+        if guess is not None:
+            value += _ahead([guess(state, p) for p in range(state._prog.players)], seat)
+        return value
+
+
+def _ahead(values: list, seat: int) -> tuple:
+    """(seat's value minus the best other seat's, seat's value); (seat's value) alone with no other."""
+    own = values[seat]
+    others = [v for q, v in enumerate(values) if q != seat]
+    return (own - max(others), own) if others else (own,)
 
 
 class ISMCTSAgent:

@@ -219,6 +219,44 @@ def test_greedy_and_ismcts_follow_the_winners_ordering(order, best):
         assert str(agent.choose(state)) == best, kind
 
 
+SHED = """
+game "Shed"
+players 2 to 3
+cards:
+    rank: number
+    for rank in 1 to 9
+zone deck: facedown
+zone pile: public
+zone hand per player: owner
+player state points: number = 0
+flow:
+    shuffle deck
+    deal 4 from deck to hand
+    repeat 2 times:
+        for p in players:
+            p chooses n from [0, 1, 2] as "shed"
+            repeat n times:
+                move top(p.hand) to pile
+    # the score comes only at the very end: before it, nothing tells a good move from a bad one
+    for p in players:
+        p.points = 0 - size(p.hand)
+score(p) = p.points
+{heuristic}
+"""
+
+
+@pytest.mark.parametrize("heuristic, choices", [("heuristic(p) = 0 - size(p.hand)", {"shed 2"}),
+                                                ("", {"shed 0", "shed 1", "shed 2"})])
+def test_greedy_follows_the_files_heuristic_where_the_score_says_nothing_yet(heuristic, choices):
+    game = load_game_text(SHED.format(heuristic=heuristic), 2)
+    assert (game.program.heuristic is not None) == bool(heuristic)
+    picked = set()
+    for seed in range(12):
+        state = game.new_initial_state(seed=seed)
+        picked.add(str(make_agent("greedy", seed).choose(state)))
+    assert picked == choices      # with it: always the most shed; without it: anything, at random
+
+
 def test_rewards_are_in_0_1_and_follow_the_winners():
     game = load_game_text(TOY.format(order="lowest"), 3)
     state = game.new_initial_state(seed=1)

@@ -125,6 +125,30 @@ def test_deal_starting_with_needs_a_player():
     assert "nobody is there to deal to first" in str(e.value) and "t.rules:" in str(e.value)
 
 
+def test_a_heuristic_is_a_number_per_player_worked_out_on_any_state():
+    g = make("""
+        flow:
+            shuffle deck
+            deal 3 from deck to hand
+            move top((player 2).hand) to pile
+            player 1 chooses x from [1] as "done"
+        heuristic(p) = 10 - size(p.hand)
+    """)
+    s = play(g)
+    assert [g.program.heuristic(s, p) for p in range(2)] == [7, 8]
+    assert make("""
+        flow:
+            pass
+    """).program.heuristic is None
+    with pytest.raises(RulesError) as e:
+        make("""
+            flow:
+                pass
+            heuristic(p) = p == player 1
+        """)
+    assert "the heuristic must be a number" in str(e.value)
+
+
 def test_shuffle_is_seeded_and_a_recorded_chance_step():
     g = make("""
         flow:
