@@ -237,7 +237,12 @@ class GreedyAgent:
         value = (0,) if ranks is None else _ahead([r[0] for r in ranks], seat)
         guess = state._prog.heuristic
         if guess is not None:
-            value += _ahead([guess(state, p) for p in range(state._prog.players)], seat)
+            try:
+                value += _ahead([guess(state, p) for p in range(state._prog.players)], seat)
+            except RulesRuntimeError:
+                raise
+            except Exception as e:          # a Python error in the heuristic: named by its rules line
+                state._failed(e)
         return value
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl import parse_file
+from dsl import RulesRuntimeError, parse_file
 from dsl.ast import PlayersDecl
 from interpreter import load_game, load_game_text
 from interpreter.agents import (AGENTS, GreedyAgent, ISMCTSAgent, Memory, RandomAgent, determinise, make_agent,
@@ -255,6 +255,15 @@ def test_greedy_follows_the_files_heuristic_where_the_score_says_nothing_yet(heu
         state = game.new_initial_state(seed=seed)
         picked.add(str(make_agent("greedy", seed).choose(state)))
     assert picked == choices      # with it: always the most shed; without it: anything, at random
+
+
+def test_a_heuristic_that_fails_is_a_rules_error_naming_its_line():
+    game = load_game_text(SHED.format(heuristic="state who: player = none\nheuristic(p) = who.points"), 2)
+    state = game.new_initial_state(seed=1)
+    with pytest.raises(RulesRuntimeError) as e:
+        GreedyAgent._value(state, 0)
+    assert "heuristic(p) = who.points" in str(e.value)
+    assert str(make_agent("greedy", 1).choose(state)).startswith("shed ")    # it still picks a move
 
 
 def test_rewards_are_in_0_1_and_follow_the_winners():
