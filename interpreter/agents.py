@@ -29,6 +29,8 @@ DEFAULT_ITERATIONS = 200
 EXPLORATION = 0.7          # UCB's constant; rewards are in [0, 1]
 MAST_EPSILON = 0.3         # in rollouts, the share of random moves (the rest: the best on average so far)
 MAX_ROLLOUT = 5000         # decisions a rollout may take before it is scored where it stands
+GUIDED_ROLLOUT = 2         # with a file's heuristic: rounds of turns a rollout takes before it is
+                           # scored on the standing, then the heuristic
 
 
 # ── what a seat may remember ────────────────────────────────────────────────
@@ -237,13 +239,24 @@ class GreedyAgent:
         value = (0,) if ranks is None else _ahead([r[0] for r in ranks], seat)
         guess = state._prog.heuristic
         if guess is not None:
-            try:
-                value += _ahead([guess(state, p) for p in range(state._prog.players)], seat)
-            except RulesRuntimeError:
-                raise
-            except Exception as e:          # a Python error in the heuristic: named by its rules line
-                state._failed(e)
+            value += _ahead(_heuristic(state, guess), seat)
         return value
+
+
+def _heuristic(state, guess) -> list:
+    """The file's heuristic for every seat; a Python error in it is a rules error naming its line."""
+    try:
+        return [guess(state, p) for p in range(state._prog.players)]
+    except RulesRuntimeError:
+        raise
+    except Exception as e:
+        state._failed(e)
+
+
+def _guided(state, guess) -> list[tuple]:
+    """Each seat's standing (as ``standings``) followed by the file's heuristic value."""
+    ranks = standings(state) or [()] * state._prog.players
+    return [r + (h,) for r, h in zip(ranks, _heuristic(state, guess))]
 
 
 def _ahead(values: list, seat: int) -> tuple:
@@ -269,9 +282,11 @@ class ISMCTSAgent:
        average reward so far for the player who took it (MAST: by decision and option text, learnt
        over the whole game), until the game ends or, after at least one decision per player, the
        first key of the file's ``winners`` ordering changes for someone (a scoring event: the end of
-       a round or a hand, typically);
+       a round or a hand, typically) — or, where the file declares a ``heuristic``, after
+       ``GUIDED_ROLLOUT`` rounds of turns;
     4. back up the rewards: at the end, ``rewards`` (rank and win); at a scoring event,
-       ``cut_rewards`` (half the standings then, half the rank of what each seat gained).
+       ``cut_rewards`` (half the standings then, half the rank of what each seat gained); cut short
+       by the heuristic, ``rewards`` on the standings followed by the heuristic.
 
     Plays the root's most visited option (ties: the better average, then at random). Decisions with
     one legal option are answered at once. Deterministic for a seed and an iteration budget."""
@@ -379,8 +394,10 @@ class ISMCTSAgent:
                     cut = True
                     break
             # rollout: epsilon-greedy on the average reward of each option so far (MAST)
+            guess = d._prog.heuristic
+            scored = cut
             if not cut:
-                limit = depth + MAX_ROLLOUT
+                limit = depth + (GUIDED_ROLLOUT * n_players if guess is not None else MAX_ROLLOUT)
                 while d.pending is not None and depth < limit:
                     mover, did, opts = d.pending
                     m = len(opts)
@@ -397,8 +414,11 @@ class ISMCTSAgent:
                     depth += 1
                     if base is not None and depth >= n_players and d.pending is not None \
                             and _primary(d) != base:
+                        scored = True
                         break
-            if d.pending is None or base is None or self.cut_mode == "total":
+            if d.pending is not None and not scored and guess is not None:
+                r = rewards(d, _guided(d, guess))     # cut short: the heuristic tells who stands best
+            elif d.pending is None or base is None or self.cut_mode == "total":
                 r = rewards(d)
             else:
                 r = cut_rewards(d, base)

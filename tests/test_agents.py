@@ -257,6 +257,23 @@ def test_greedy_follows_the_files_heuristic_where_the_score_says_nothing_yet(heu
     assert picked == choices      # with it: always the most shed; without it: anything, at random
 
 
+@pytest.mark.parametrize("heuristic", ["heuristic(p) = 0 - size(p.hand)", ""])
+def test_ismcts_playouts_stop_after_two_rounds_of_turns_where_the_file_has_a_heuristic(heuristic):
+    # after the shedding, thirty rounds of waiting before the score: a playout to the end is long
+    text = SHED.format(heuristic=heuristic).replace("    # the score comes only", """    repeat 30 times:
+        for p in players:
+            p chooses k from [1, 2] as "wait"
+    # the score comes only""")
+    game = load_game_text(text, 2)
+    agent = make_agent("ismcts:30", 1)
+    assert str(agent.choose(game.new_initial_state(seed=1))) == "shed 2"
+    per_iteration = agent.stats["steps"] / agent.stats["iterations"]
+    if heuristic:
+        assert per_iteration < 15                # the tree's few steps, then 2 rounds of 2 players
+    else:
+        assert per_iteration > 60                # to the end of the game
+
+
 def test_a_heuristic_that_fails_is_a_rules_error_naming_its_line():
     game = load_game_text(SHED.format(heuristic="state who: player = none\nheuristic(p) = who.points"), 2)
     state = game.new_initial_state(seed=1)
