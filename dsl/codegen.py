@@ -27,7 +27,7 @@ import itertools
 import re
 from contextlib import contextmanager
 
-from .program import deal, fail, fail_no_options, move_cards, move_zone, shuffle_zone
+from .program import DONE, deal, fail, fail_no_options, move_cards, move_zone, shuffle_zone
 
 
 # ── helpers the generated code calls ────────────────────────────────────────
@@ -297,7 +297,7 @@ class Emitter:
                     out.append((d, text, pos))     # the marker stays: the way in starts there
                     text = (", ".join(names + ([chosen] if chosen else [])) + ", = F[2]") if names or chosen else "pass"
             out.append((d, text, pos))
-        return out + [(0, "S.frames.pop()", None), (0, "return 3", None)]    # DONE
+        return out + [(0, "S.frames.pop()", None), (0, f"return {DONE}", None)]
 
     def _merge_guards(self) -> None:
         """Two 'if not pc:' blocks in a row become one (a test saved each time through)."""

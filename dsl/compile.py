@@ -18,7 +18,7 @@ from . import ast as A
 from . import types as T
 from .errors import Pos, RulesError, RulesRuntimeError, did_you_mean
 from .codegen import Emitter, Namespace, _value_key
-from .program import CALL_DEPTH, DONE, Decision, Program, Template, VarInfo, ZoneInfo
+from .program import CALL_DEPTH, DONE, STOP, SWITCH, Decision, Program, Template, VarInfo, ZoneInfo
 
 
 VISIBILITIES = ("public", "owner", "facedown", "hidden")
@@ -1313,7 +1313,7 @@ class Compiler:
 
     def _s_EndGame(self, s, scope, em):
         em.line("del S.frames[:]", s.pos)
-        em.line("return 2", s.pos)
+        em.line(f"return {SWITCH}", s.pos)
 
     def _s_ExprStmt(self, s, scope, em):
         last = self._take_last()
@@ -1347,7 +1347,7 @@ class Compiler:
             f"(more than 5,000 deep)', {self.k(s.pos)})",
             f"_G = [{ref}, 0, [{''.join(a + ', ' for a in srcs)}] + {self.k(self.proc_pad)}[{ref}]]",
             "S.frames.append(_G)"],
-            2, s.pos, last, call=f"_R{ref}_0")
+            SWITCH, s.pos, last, call=f"_R{ref}_0")
 
     def _inline_call(self, s, d, args, scope, em, last):
         """A resumable procedure written out in its caller: its locals take the next frame slots
@@ -1510,7 +1510,7 @@ class Compiler:
                 lines.append(f"_o = _dedupe(_o, {key})")
             lines.append(f"if not _o: fail_no_options('Player %d has nothing to choose from' % ({p} + 1), {kpos})")
         lines.append(f"S.pending = [{p}, {did}, _o]")
-        self._stop_here(em, lines, 1, s.pos, last, scope.ref(slot), self.decisions[did])
+        self._stop_here(em, lines, STOP, s.pos, last, scope.ref(slot), self.decisions[did])
 
 
 def compile_rules(rules: A.RulesFile, players: int, variants: tuple = ()) -> Program:

@@ -53,8 +53,12 @@ class _Actions(dict):
         self.label, self.display, self.player = decision.label, decision.display, player
 
     def __missing__(self, option):
-        action = self[option] = Action(f"{self.label} {self.display(option)}", self.player)
+        action = self[option] = self.make(option)
         return action
+
+    def make(self, value) -> Action:
+        """The Action of an option: the decision's label, a space, the value's text."""
+        return Action(f"{self.label} {self.display(value)}", self.player)
 
 
 class Game:
@@ -85,10 +89,9 @@ class Game:
         keys = list(map(tuple, opts)) if self._listy[did] else opts
         out = list(map(row.get, keys))
         if not all(out):                # options not seen before at this seat
-            dec = self.program.decisions[did]
             for i, a in enumerate(out):
-                if a is None:
-                    out[i] = row[keys[i]] = Action(f"{dec.label} {dec.display(opts[i])}", p)
+                if a is None:           # keyed by a tuple for a list option, shown from the list
+                    out[i] = row[keys[i]] = row.make(opts[i])
         if not self._unique[did] and len(set(out)) < len(out):
             count: dict = {}                  # different options that read alike: number them
             for i, a in enumerate(out):
