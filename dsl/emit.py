@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from .ir import K, Best, Comp, Fn, Load, Local, Move, St, Stop
+from .ir import Load, Local, Move, St, Stop
 from .program import CALL_DEPTH, DONE, STOP, SWITCH
 from .runtime import RUNTIME
 

@@ -17,7 +17,7 @@ from .errors import RulesError, did_you_mean
 from .ir import (K, Comp, Fn, Local, Move, St, Stop, assign, at, augassign, binop, call, compare,
                  expr_stmt, name, not_, ret, sub)
 from .passes.inline import simple
-from .program import DONE, STOP, SWITCH, Decision, Template
+from .program import SWITCH, Decision, Template
 from .scope import Scope
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from ..ir import Best, Comp, Fn, Local, Move, Stop, assign, augassign, at, compare, boolop, name, not_, walk_exprs
+from ..ir import Best, Comp, Fn, Local, Move, assign, augassign, at, compare, boolop, name, not_, walk_exprs
 
 _LOWERED = ("any", "all", "count", "sum")
 
