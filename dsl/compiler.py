@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast as A
-from . import facts
+from . import facts, infoflow
 from . import types as T
 from .builtins import Calls
 from .check_expr import Expressions
@@ -29,7 +29,8 @@ from .scope import Scope
 
 
 class Compiler(Declarations, Expressions, Calls, Statements):
-    def __init__(self, rules: A.RulesFile, players: int, variants: tuple = ()):
+    def __init__(self, rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False):
+        self.allow_leaks = allow_leaks
         self.rules = rules
         self.src = rules.source
         self.path = rules.path
@@ -55,6 +56,7 @@ class Compiler(Declarations, Expressions, Calls, Statements):
         self.gen = Namespace(rules.path)
         self.next_label = 1
         self.ir_bodies: list = []          # every procedure's IR, for the facts worked out at the end
+        self.ir_procs: dict = {}           # procedure ref -> (parameters, IR), for the information-flow check
         self.frame_types: dict = {}        # resumable procedure -> label -> types of the frame's locals
         self._defining: set = set()
         self.procs: list = []            # resumable procedures' functions, by frame index
@@ -153,6 +155,14 @@ class Compiler(Declarations, Expressions, Calls, Statements):
             if name not in self.called:
                 self.err(f"procedure '{name}' is never called", p.pos, "call it from flow or another procedure, or remove it")
 
+        leaks = infoflow.check(self)
+        if leaks and not self.allow_leaks:
+            first = leaks[0]
+            if len(leaks) > 1:
+                more = ", ".join(str(e.pos.line) for e in leaks[1:] if e.pos)
+                first.hint = f"{first.hint} (more at line{'s' if len(leaks) > 2 else ''} {more})"
+            raise first
+
         variables = {("g", i): v for i, v in self.globals.values()}
         variables.update({("pv", i): v for i, v in self.pvars.values()})
         variables.update({("cv", i): v for i, v in self.cvars.values()})
@@ -177,5 +187,10 @@ class Compiler(Declarations, Expressions, Calls, Statements):
         return ret(node, pos)
 
 
-def compile_rules(rules: A.RulesFile, players: int, variants: tuple = ()) -> Program:
-    return Compiler(rules, players, variants).compile()
+def compile_rules(rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False) -> Program:
+    """Compile a parsed file for a player count and variants. A leak of hidden information into
+    what every seat sees is an error, or with ``allow_leaks`` a warning in ``program.warnings``."""
+    comp = Compiler(rules, players, variants, allow_leaks)
+    program = comp.compile()
+    program.warnings = infoflow.check(comp) if allow_leaks else []
+    return program

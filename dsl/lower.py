@@ -14,7 +14,7 @@ import ast
 from . import ast as A
 from . import types as T
 from .errors import RulesError, did_you_mean
-from .ir import (K, Comp, Fn, Local, Move, St, Stop, assign, at, augassign, binop, call, compare,
+from .ir import (K, Comp, Fn, Local, Move, Reveal, St, Stop, assign, at, augassign, binop, call, compare,
                  expr_stmt, name, not_, ret, sub)
 from . import facts
 from .ir import walk_exprs
@@ -127,6 +127,7 @@ class Statements:
         self.next_label = saved_label
         what = f"procedure {pname}" if pname != "flow" else "flow"
         self.ir_bodies.append(stmts)
+        self.ir_procs[ref] = (args, stmts)
         if resumable:
             self.procs[ref] = self.gen.resumable(ref, stmts, scope.n, labels, what)
             slot_types = {n.slot: n.rtype for s in stmts for n in walk_exprs(s)
@@ -252,6 +253,9 @@ class Statements:
         entry = ast.Tuple(elts=[_S("ann"), K(tid), *vals], ctx=ast.Load())
         return [assign(_S("ann"), entry, s.pos)]
 
+    def _s_Reveal(self, s, scope):
+        return [Reveal([self.expr(e, scope)[0] for e in s.exprs], s.pos)]
+
     def _s_EndGame(self, s, scope):
         clear = at(ast.Delete(targets=[ast.Subscript(value=_S("frames"), slice=ast.Slice(), ctx=ast.Del())]), s.pos)
         return [clear, ret(K(SWITCH), s.pos)]
@@ -288,7 +292,9 @@ class Statements:
                                                    sub(K(self.proc_pad), K(ref)))], ctx=ast.Load())
         pre = [at(too_deep, s.pos), assign(name("_G"), frame, s.pos),
                expr_stmt(call(ast.Attribute(value=_S("frames"), attr="append", ctx=ast.Load()), name("_G")), s.pos)]
-        return [Stop("call", self._label(), pre, s.pos, callee=ref)]
+        stop = Stop("call", self._label(), pre, s.pos, callee=ref)
+        stop.args = nodes
+        return [stop]
 
     def _label(self) -> int:
         self.next_label += 1

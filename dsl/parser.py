@@ -329,6 +329,9 @@ class _Builder(Transformer):
     def announce_stmt(self, meta, c):
         return A.Announce(pos=self._pos(meta), text=self._string(c[0]))
 
+    def reveal_stmt(self, meta, c):
+        return A.Reveal(pos=self._pos(meta), exprs=tuple(c))
+
     def pass_stmt(self, meta, c):
         return A.Pass(pos=self._pos(meta))
 

@@ -64,6 +64,8 @@ def build_parsers():
                            "'rulesrun check' writes such a file when it finds a problem")
     comp = _Parser(prog="rulesrun compile", description="Check a rules file and print a one-line summary of the game.")
     _common(comp)
+    comp.add_argument("--allow-leaks", action="store_true",
+                      help="report hidden information reaching what every seat sees as warnings, not errors")
     check = _Parser(prog="rulesrun check", formatter_class=argparse.RawDescriptionHelpFormatter,
                     description="Property-test a rules file: play many games chosen by hypothesis and check, at\n"
                                 "every step, that the player to move has a legal action, cards are conserved,\n"
@@ -125,7 +127,7 @@ def cmd_compile(args) -> int:
     games, first_error = [], None
     for n in counts:
         try:
-            games.append(Game(compile_rules(rules, n, tuple(args.variant))))
+            games.append(Game(compile_rules(rules, n, tuple(args.variant), allow_leaks=args.allow_leaks)))
         except RulesError as e:
             if args.players or "players, not" not in e.message:
                 raise
@@ -133,6 +135,11 @@ def cmd_compile(args) -> int:
     if not games:
         raise first_error
     counts = [x.players for x in games]
+    warned = set()
+    for w in (w for x in games for w in x.program.warnings):
+        if str(w) not in warned:
+            warned.add(str(w))
+            print(str(w).replace(": error: ", ": warning: ", 1), file=sys.stderr)
     g = games[0]
     prog = g.program
     players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
