@@ -21,7 +21,7 @@ from .builtins import Calls
 from .check_expr import Expressions
 from .declare import Declarations
 from .emit import Namespace
-from .errors import Pos, RulesError
+from .errors import Pos, RulesError, deep_rules
 from .ir import ret
 from .lower import Statements
 from .program import Decision, Program, Template, VarInfo, ZoneInfo
@@ -155,7 +155,7 @@ class Compiler(Declarations, Expressions, Calls, Statements):
             if name not in self.called:
                 self.err(f"procedure '{name}' is never called", p.pos, "call it from flow or another procedure, or remove it")
 
-        leaks = infoflow.check(self)
+        leaks, secret = infoflow.analyse(self)
         if leaks and not self.allow_leaks:
             first = leaks[0]
             if len(leaks) > 1:
@@ -167,7 +167,8 @@ class Compiler(Declarations, Expressions, Calls, Statements):
         variables.update({("pv", i): v for i, v in self.pvars.values()})
         variables.update({("cv", i): v for i, v in self.cvars.values()})
         for key, dom in facts.domains(self.ir_bodies, variables, self.kinds, self.N).items():
-            variables[key].domain = dom
+            # what holds no secret (a hidden flag worked out from public play) is never redrawn
+            variables[key].domain = dom if key in secret else None
 
         return Program(
             title=title, path=self.path, source=self.src, players=self.N, variants=self.selected,
@@ -191,6 +192,7 @@ def compile_rules(rules: A.RulesFile, players: int, variants: tuple = (), allow_
     """Compile a parsed file for a player count and variants. A leak of hidden information into
     what every seat sees is an error, or with ``allow_leaks`` a warning in ``program.warnings``."""
     comp = Compiler(rules, players, variants, allow_leaks)
-    program = comp.compile()
-    program.warnings = infoflow.check(comp) if allow_leaks else []
+    with deep_rules(rules.path, rules.source):
+        program = comp.compile()
+        program.warnings = infoflow.check(comp) if allow_leaks else []
     return program

@@ -64,3 +64,54 @@ def did_you_mean(name: str, candidates) -> str | None:
     if not close:
         return None
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+RECURSION_LIMIT = 20_000     # Python frames for compiling deeply nested rules (3.11 frames are cheap)
+
+
+class deep_rules:
+    """Compile deeply nested rules (a long elif chain, a sum of thousands of terms) within a
+    higher recursion limit; past even that, a RulesError at the most deeply nested line rather
+    than a RecursionError."""
+
+    def __init__(self, path: str, source: str):
+        self.path, self.source = path, source
+
+    def __enter__(self):
+        import sys
+        self.old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(self.old, RECURSION_LIMIT))
+        return self
+
+    def __exit__(self, kind, err, tb):
+        import sys
+        sys.setrecursionlimit(self.old)
+        if kind is not None and issubclass(kind, RecursionError):
+            line, col = _deepest(self.source)
+            raise RulesError("the rules nest too deeply here for rulesrun to compile",
+                             Pos(self.path, line, col), "split the expression or the chain of 'elif's into "
+                             "smaller pieces (a 'define', a list, a loop)", self.source) from None
+        return False
+
+
+def _deepest(source: str) -> tuple[int, int]:
+    """(line, column) of what most likely nests too deeply: the line with the most brackets,
+    indentation and operators, or else the 'if' of the longest chain of 'elif's."""
+    best, where, depth = 0, (1, 1), 0
+    chain, chain_start, longest = 0, (1, 1), (0, (1, 1))
+    for n, text in enumerate(source.split("\n"), 1):
+        stripped = text.lstrip(" ")
+        indent = len(text) - len(stripped)
+        words = stripped.split()
+        score = indent + sum(w in ("+", "-", "*", "/", "and", "or", "mod") for w in words)
+        for col, ch in enumerate(text, 1):
+            depth += ch in "(["
+            depth -= ch in ")]"
+            if depth * 2 + score > best:
+                best, where = depth * 2 + score, (n, col)
+        if stripped.startswith("if "):
+            chain, chain_start = 0, (n, indent + 1)
+        elif stripped.startswith("elif "):
+            chain += 1
+            longest = max(longest, (chain, chain_start))
+    return where if best >= 200 or longest[0] < 200 else longest[1]

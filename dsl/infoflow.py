@@ -316,7 +316,17 @@ def _state_read(node):
     return None
 
 
+def analyse(comp) -> tuple[list, set]:
+    """(the leaks, as RulesErrors first by position; the state values that hold secrets: every
+    ``owner`` value, and the ``hidden`` ones something secret is written to)."""
+    flow = InfoFlow(comp)
+    leaks = sorted(flow.run(), key=lambda e: (e.pos.line, e.pos.column) if e.pos else (0, 0))
+    secret = {key for key, t in flow.var_taint.items() if t}
+    for part, table in (("g", comp.globals), ("pv", comp.pvars), ("cv", comp.cvars)):
+        secret |= {(part, i) for i, info in table.values() if info.visibility == "owner"}
+    return leaks, secret
+
+
 def check(comp) -> list:
     """The leaks in a compiled program, as RulesErrors (first by position)."""
-    leaks = InfoFlow(comp).run()
-    return sorted(leaks, key=lambda e: (e.pos.line, e.pos.column) if e.pos else (0, 0))
+    return analyse(comp)[0]

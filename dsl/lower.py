@@ -254,7 +254,17 @@ class Statements:
         return [assign(_S("ann"), entry, s.pos)]
 
     def _s_Reveal(self, s, scope):
-        return [Reveal([self.expr(e, scope)[0] for e in s.exprs], s.pos)]
+        """For the information-flow check, the values are public from here; at run time, the state
+        values among them are noted in ``S.shown`` with their values, so that a bot imagining what
+        it cannot see keeps what the rules showed (``interpreter.observe.resample``)."""
+        values = [self.expr(e, scope)[0] for e in s.exprs]
+        out: list = [Reveal(values, s.pos)]
+        for v in values:
+            key = _state_key(v)
+            if key is not None:
+                shown = ast.Dict(keys=[None, ast.Tuple(elts=list(key), ctx=ast.Load())], values=[_S("shown"), v])
+                out.append(assign(_S("shown"), shown, s.pos))
+        return out
 
     def _s_EndGame(self, s, scope):
         clear = at(ast.Delete(targets=[ast.Subscript(value=_S("frames"), slice=ast.Slice(), ctx=ast.Del())]), s.pos)
@@ -467,6 +477,16 @@ class Statements:
         pending = ast.List(elts=[p, K(did), opts], ctx=ast.Load())
         out.append(assign(_S("pending"), pending, pos))
         return out
+
+
+def _state_key(node):
+    """(part, var, index) nodes of a read of state: ("g", i, None), ("pv", i, player), ("cv", i, card)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, St) and node.value.which == "g":
+        return K("g"), node.slice, K(None)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Subscript) \
+            and isinstance(node.value.value, St) and node.value.value.which in ("pv", "cv"):
+        return K(node.value.value.which), node.value.slice, node.slice
+    return None
 
 
 def _no_repeats(src) -> bool:

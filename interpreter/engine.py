@@ -174,7 +174,7 @@ class Game:
 class State:
     """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
 
-    __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng",
+    __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng", "shown",
                  "hist", "ann", "forced", "_legal", "budget")
 
     # ── creation ───────────────────────────────────────────────────────────
@@ -196,6 +196,7 @@ class State:
         S.rng = seed
         S.hist = []
         S.ann = None
+        S.shown = {}             # (part, var, index) -> value, for state values the rules revealed
         S.forced = forced
         S._legal = None
         S._run()
@@ -438,6 +439,7 @@ class State:
         S.rng = self.rng
         S.hist = self.hist[:]
         S.ann = self.ann
+        S.shown = self.shown        # never changed in place: 'reveal' assigns a new dict
         S.forced = [f[:] for f in self.forced] if self.forced else []
         S._legal = self._legal
         return S
@@ -447,7 +449,8 @@ class State:
         return {"z": [z[:] for z in self.z], "loc": self.loc[:], "g": _jsonable(self.g),
                 "pv": _jsonable(self.pv), "cv": _jsonable(self.cv), "frames": _jsonable(self.frames),
                 "pending": _jsonable(self.pending), "rng": self.rng, "hist": _jsonable(self.hist),
-                "ann": _log_list(self.ann), "seed": self.seed, "stacked": _jsonable(self.forced)}
+                "ann": _log_list(self.ann), "seed": self.seed, "stacked": _jsonable(self.forced),
+                "shown": [[*k, v] for k, v in sorted(self.shown.items(), key=repr)]}
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, State):
@@ -459,7 +462,7 @@ class State:
                 and self.g == other.g and self.pv == other.pv and self.cv == other.cv
                 and self.frames == other.frames and self.rng == other.rng and self.seed == other.seed
                 and self.loc == other.loc and self.hist == other.hist and self.forced == other.forced
-                and _same_log(self.ann, other.ann))
+                and self.shown == other.shown and _same_log(self.ann, other.ann))
 
     def __hash__(self):
         raise TypeError("states are mutable and cannot be hashed; hash state.to_json() instead")
@@ -502,6 +505,7 @@ class State:
                 node = (node, tid, *vals)
             S.ann = node
             S.forced = [[int(f[0]), list(f[1])] for f in data.get("stacked", [])]
+            S.shown = {(str(p), int(i), k): v for p, i, k, v in data.get("shown", [])}
             S._legal = None
             if len(S.z) != len(prog.zones) or len(S.loc) != len(prog.card_names):
                 raise GameError("the saved state does not fit this game's zones and cards")
@@ -550,15 +554,19 @@ def _jsonable(v):
     return v
 
 
-def load_game(path: str | Path, players: int | None = None, variants: Iterable[str] = ()) -> Game:
-    """Parse, check and compile a rules file for ``players`` seats (default: the fewest allowed)."""
+def load_game(path: str | Path, players: int | None = None, variants: Iterable[str] = (),
+              allow_leaks: bool = False) -> Game:
+    """Parse, check and compile a rules file for ``players`` seats (default: the fewest allowed).
+    A leak of hidden information into what every seat sees is a RulesError, or with
+    ``allow_leaks`` a warning in ``game.program.warnings`` (``dsl.infoflow``)."""
     rules = parse_file(path)
     if players is None:
         from dsl.ast import PlayersDecl
         decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
         players = decl.low if decl else 2
-    return Game(compile_rules(rules, int(players), tuple(variants)))
+    return Game(compile_rules(rules, int(players), tuple(variants), allow_leaks))
 
 
-def load_game_text(text: str, players: int, variants: Iterable[str] = (), path: str = "<rules>") -> Game:
-    return Game(compile_rules(parse_text(text, path), int(players), tuple(variants)))
+def load_game_text(text: str, players: int, variants: Iterable[str] = (), path: str = "<rules>",
+                   allow_leaks: bool = False) -> Game:
+    return Game(compile_rules(parse_text(text, path), int(players), tuple(variants), allow_leaks))

@@ -1,0 +1,60 @@
+"""Large but legal rules files, and text that could drive a terminal (issue 22, items 4 and 5):
+a rules error naming the line, never a traceback."""
+from __future__ import annotations
+
+import pytest
+
+from dsl import RulesError
+from interpreter import load_game, load_game_text
+from test_language import HEADER
+
+LINES = HEADER.count("\n")
+
+
+def compile_body(body: str):
+    return load_game_text(HEADER + body, 2, path="t.rules")
+
+
+def test_a_long_chain_of_elifs_and_a_long_sum_compile():
+    elifs = "state t: number = 0\nflow:\n    if t == 0:\n        t = 1\n" + "".join(
+        f"    elif t == {i}:\n        t = {i}\n" for i in range(1, 2000))
+    assert compile_body(elifs).new_initial_state(seed=1).var("t") == 1
+    total = "state t: number = 0\nflow:\n    t = " + " + ".join(["1"] * 5000) + "\n"
+    assert compile_body(total).new_initial_state(seed=1).var("t") == 5000
+
+
+def test_rules_nested_past_what_can_be_compiled_are_a_rules_error_at_the_place():
+    total = "state t: number = 0\nflow:\n    t = " + " + ".join(["1"] * 40000) + "\n"
+    with pytest.raises(RulesError) as err:
+        compile_body(total)
+    assert "nest too deeply" in err.value.message and err.value.pos.line == LINES + 3
+    elifs = "state t: number = 0\nflow:\n    if t == 0:\n        t = 1\n" + "".join(
+        f"    elif t == {i}:\n        t = {i}\n" for i in range(1, 9000))
+    with pytest.raises(RulesError) as err:
+        compile_body(elifs)
+    assert err.value.pos.line == LINES + 3 and err.value.pos.column == 5
+
+
+def test_many_chained_procedures_and_a_huge_literal():
+    procs = "".join(f"procedure p{i}():\n    p{i + 1}()\n" for i in range(240))
+    g = compile_body(procs + 'procedure p240():\n    player 1 chooses x from [1] as "done"\nflow:\n    p0()\n')
+    assert g.new_initial_state(seed=1).legal_actions() == ["done 1"]
+    with pytest.raises(RulesError) as err:
+        compile_body("state t: number = 0\nflow:\n    t = " + "9" * 5000 + "\n")
+    assert err.value.pos.line == LINES + 3
+
+
+@pytest.mark.parametrize("char", ["\x1b", "\x07", "\x7f", "\x9b", "\u202e", "\u2066", "\r"])
+def test_control_characters_in_a_rules_file_are_an_error(char):
+    with pytest.raises(RulesError) as err:
+        compile_body(f'flow:\n    announce "look {char}here"\n')
+    e = err.value
+    assert "control character" in e.message and (e.pos.line, e.pos.column) == (LINES + 2, 20)
+    assert char not in str(e)          # the line shown has it replaced
+
+
+def test_a_byte_order_mark_and_windows_line_ends_are_accepted(tmp_path):
+    f = tmp_path / "bom.rules"
+    f.write_bytes(("\ufeff" + HEADER + 'flow:\n    player 1 chooses x from [1] as "done"\n').replace("\n", "\r\n")
+                  .encode("utf-8"))
+    assert load_game(f, players=2).new_initial_state(seed=1).legal_actions() == ["done 1"]
