@@ -24,7 +24,7 @@ from .emit import Namespace
 from .errors import Pos, RulesError, deep_rules
 from .ir import ret
 from .lower import Statements
-from .program import Decision, Program, Template, VarInfo, ZoneInfo
+from .program import Budget, Decision, Program, Template, VarInfo, ZoneInfo
 from .scope import Scope
 
 
@@ -55,6 +55,7 @@ class Compiler(Declarations, Expressions, Calls, Statements):
         self.proc_index: dict = {}
         self.gen = Namespace(rules.path)
         self.next_label = 1
+        self.const_budget = Budget()       # loop rounds the values worked out before the game may spend
         self.ir_bodies: list = []          # every procedure's IR, for the facts worked out at the end
         self.ir_procs: dict = {}           # procedure ref -> (parameters, IR), for the information-flow check
         self.frame_types: dict = {}        # resumable procedure -> label -> types of the frame's locals

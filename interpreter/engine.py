@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from dsl import RulesError, RulesRuntimeError, compile_rules, parse_file, parse_text
-from dsl.program import STOP, Program
+from dsl.program import MAX_STEPS, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
 STATE_FORMAT = "rulesrun-state/2"   # 2: frames hold generated code's labels and live locals
-MAX_STEPS = 2_000_000  # loop rounds without a decision before the rules are deemed stuck
 
 
 class GameError(Exception):

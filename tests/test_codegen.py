@@ -198,7 +198,7 @@ def test_a_python_error_inside_a_define_names_the_define():
     assert info.value.pos.line in (HEADER.count("\n") + 3, HEADER.count("\n") + 6)
 
 
-def test_for_and_repeat_loops_do_not_spend_the_budget_but_while_loops_do():
+def test_for_and_repeat_loops_spend_their_rounds_once_so_a_long_but_finite_loop_runs():
     g = make("""
         flow:
             repeat 3000 times:

@@ -58,3 +58,28 @@ def test_a_byte_order_mark_and_windows_line_ends_are_accepted(tmp_path):
     f.write_bytes(("\ufeff" + HEADER + 'flow:\n    player 1 chooses x from [1] as "done"\n').replace("\n", "\r\n")
                   .encode("utf-8"))
     assert load_game(f, players=2).new_initial_state(seed=1).legal_actions() == ["done 1"]
+
+
+# ── one budget for every loop (issue 22, item 6) ─────────────────────────────
+def _runtime_error(body: str):
+    from dsl import RulesRuntimeError
+    with pytest.raises(RulesRuntimeError) as err:
+        compile_body(body).new_initial_state(seed=1)
+    return err.value
+
+
+def test_a_huge_repeat_and_nested_loops_spend_the_budget_with_the_same_message():
+    e = _runtime_error("state t: number = 0\nflow:\n    repeat 3000000 times:\n        t += 1\n")
+    assert "loops too long" in e.message and e.pos.line == LINES + 3
+    e = _runtime_error("state t: number = 0\nstate n: number = 5000\nflow:\n    for a in 1 to n:\n"
+                       "        for b in 1 to n:\n            t += 1\n")
+    assert "loops too long" in e.message
+
+
+def test_a_range_too_long_is_an_error_and_so_is_a_constant_that_loops_too_long():
+    e = _runtime_error("state t: number = 0\nflow:\n    t = count(x in 1 to 200000 where x > 0)\n")
+    assert "a range of 200,000 numbers is too long" in e.message
+    with pytest.raises(RulesError) as err:
+        compile_body("const big = sum(count(b in 1 to 90000 where b > a) for a in 1 to 90000)\n"
+                     "flow:\n    pass\n")
+    assert "loops too long" in err.value.message and err.value.pos.line == LINES + 1
