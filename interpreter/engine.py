@@ -350,15 +350,25 @@ class State:
                 out.append(("shuffle", self._prog.zones[h[1]].name, [names[c] for c in reversed(h[2])]))
         return out
 
-    def log(self) -> list[str]:
-        """The announcements so far (public), oldest first."""
+    def log(self, seat: int | None = None, everything: bool = False) -> list[str]:
+        """The announcements so far, oldest first: the public ones, and with ``seat`` those told
+        to that seat alone too; with ``everything``, every one, a private one marked
+        ``(to Player 2)`` — the full record, for replays and tests, not for players."""
         entries = []
         node = self.ann
+        templates = self._prog.templates
         while node is not None:       # (earlier, template, values...)
-            entries.append((node[1], node[2:]))
+            tid, vals = node[1], node[2:]
+            if templates[tid].private:
+                if everything:
+                    entries.append((tid, vals[1:], f"(to {self._prog.player_names[vals[0]]}) "))
+                elif vals[0] == seat and seat is not None:
+                    entries.append((tid, vals[1:], ""))
+            else:
+                entries.append((tid, vals, ""))
             node = node[0]
         entries.reverse()
-        return [self._format(e) for e in entries]
+        return [mark + self._format((tid, vals)) for tid, vals, mark in entries]
 
     def _format(self, entry) -> str:
         tid, vals = entry
