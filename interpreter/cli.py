@@ -114,7 +114,8 @@ def build_parsers():
 
 
 def _err(msg: str) -> int:
-    print(msg, file=sys.stderr)
+    from .safe_text import safe
+    print(safe(msg, lines=True), file=sys.stderr)
     return 1
 
 
@@ -162,10 +163,11 @@ def cmd_compile(args) -> int:
     players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
     variants = prog.available_variants
     cards = sorted({len(x.program.card_names) for x in games})
-    print(f"ok: {prog.title} — {players} players, {'/'.join(map(str, cards))} cards, "
+    from .safe_text import safe
+    print(safe(f"ok: {prog.title} — {players} players, {'/'.join(map(str, cards))} cards, "
           f"{len([z for z in prog.zones if z.owner is None])} shared + {len(prog.families)} per-player zones, "
           f"{_n(len(prog.decisions), 'decision')}, {_n(len(prog.invariants), 'invariant')}"
-          + (f", variants: {', '.join(variants)}" if variants else ""))
+          + (f", variants: {', '.join(variants)}" if variants else "")))
     return 0
 
 

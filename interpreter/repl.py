@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 from typing import Callable, TextIO
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -19,6 +18,7 @@ from rich.text import Text
 from .agents import make_agent
 from .engine import Game, GameError, State
 from .record import RecordError, make_record, open_record, save_record
+from .safe_text import SafeConsole, safe
 
 HELP = """Commands:
   <number>          choose the option with that number
@@ -211,7 +211,7 @@ class Repl:
         self.out = out if out is not None else sys.stdout
         self.tty = (interactive if interactive is not None
                     else readline is None and sys.stdin.isatty() and self.out.isatty())
-        self.console = Console(file=self.out, force_terminal=self.tty, no_color=not self.tty,
+        self.console = SafeConsole(file=self.out, force_terminal=self.tty, no_color=not self.tty,
                                highlight=False, width=None if self.tty else 110, soft_wrap=not self.tty)
         self._custom_readline = readline
         self._session = None
@@ -246,7 +246,9 @@ class Repl:
             from prompt_toolkit.completion import WordCompleter
             if self._session is None:
                 self._session = PromptSession()
-            completer = WordCompleter(list(completions) + list(COMMANDS), ignore_case=True, sentence=True)
+            words = list(completions) + list(COMMANDS)
+            completer = WordCompleter(words, ignore_case=True, sentence=True,
+                                      display_dict={w: safe(w) for w in words})
             return self._session.prompt(prompt, completer=completer)
         self.out.write(prompt)
         self.out.flush()

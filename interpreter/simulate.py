@@ -410,19 +410,20 @@ def footer(summary: dict, info: dict) -> str:
 
 def print_tables(summary: dict, info: dict, console) -> None:
     from rich.table import Table
-    console.print(headline(summary, info))
+    from rich.text import Text   # rules texts (titles, options) are never read as rich markup
+    console.print(Text(headline(summary, info)))
     for spec in report_tables(summary, info):
-        t = Table(title=spec["title"], title_justify="left")
+        t = Table(title=Text(spec["title"]), title_justify="left")
         for col in spec["columns"]:
             right = col.endswith(":")
-            t.add_column(col.rstrip(":"), justify="right" if right else "left")
+            t.add_column(Text(col.rstrip(":")), justify="right" if right else "left")
         for r in spec["rows"]:
-            t.add_row(*r)
+            t.add_row(*(Text(x) for x in r))
         if spec["caption"]:
-            t.caption = spec["caption"]
+            t.caption = Text(spec["caption"])
             t.caption_justify = "left"
         console.print(t)
-    console.print(footer(summary, info))
+    console.print(Text(footer(summary, info)))
 
 
 def markdown(summary: dict, info: dict) -> str:
@@ -501,7 +502,8 @@ def build_parser():
 
 
 def _fail(message: str, code: int = 2) -> int:
-    print(f"rulesrun simulate: error: {message}", file=sys.stderr)
+    from .safe_text import safe
+    print(safe(f"rulesrun simulate: error: {message}", lines=True), file=sys.stderr)
     return code
 
 
@@ -609,10 +611,10 @@ def main(argv: list[str]) -> int:
     info = {"title": game.title, "file": str(args.file), "players": n, "variants": list(game.variants),
             "seats": seats, "rotate": args.rotate, "seed": args.seed, "games": args.games, "jobs": jobs,
             "backend": args.backend, "wall": wall}
-    from rich.console import Console
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    from .safe_text import SafeConsole, safe
+    console = SafeConsole(highlight=False, width=None if sys.stdout.isatty() else 120)
     if args.markdown:
-        sys.stdout.write(markdown(summary, info))
+        sys.stdout.write(safe(markdown(summary, info), lines=True))
         sys.stdout.flush()
     else:
         print_tables(summary, info, console)
