@@ -563,7 +563,7 @@ def parse_and_compile(text: str, players: int = 3):
             lines = text.split("\n")
             assert 1 <= err.pos.line <= len(lines), rendered
             assert 1 <= err.pos.column <= len(lines[err.pos.line - 1]) + 2, rendered
-            assert rendered.split("\n")[1] == "    " + lines[err.pos.line - 1].rstrip("\r").replace("\t", " "), \
+            assert rendered.split("\n")[1] == "    " + safe_text(lines[err.pos.line - 1].rstrip("\r").replace("\t", " ")), \
                 rendered
             assert rendered.split("\n")[2].endswith("^")
 
