@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 
 from dsl import RulesError, RulesRuntimeError
@@ -53,11 +52,25 @@ def _positive(text: str) -> int:
     return n
 
 
+def _delay(text: str) -> float:
+    import math
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not math.isfinite(x) or not 0 <= x <= 3600:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds from 0 to 3600, not {text!r}")
+    return x
+
+
 def _seed(text: str) -> int:
     try:
-        return int(text)
+        n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if abs(n).bit_length() > 256:      # what a saved game accepts
+        raise argparse.ArgumentTypeError("expected a seed of at most 256 bits")
+    return n
 
 
 def _common(p: argparse.ArgumentParser, optional: bool = False) -> None:
@@ -79,7 +92,7 @@ def build_parsers():
                       help="who plays each seat, a comma list of human, random, greedy, ismcts, "
                            "ismcts:N (N iterations a move) or ismcts:Ts (T seconds a move) "
                            "(default: seat 1 human, the others random)")
-    main.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+    main.add_argument("--delay", type=_delay, default=0.0, metavar="SECONDS",
                       help="pause this long after each bot move, to watch them play (default: 0)")
     main.add_argument("--load", metavar="RECORD",
                       help="resume a game saved with 'save FILE' at the prompt (FILE is then optional)")
@@ -120,9 +133,9 @@ def _err(msg: str) -> int:
 
 
 def _allowed_players(path: str):
-    from dsl import parse_file
     from dsl.ast import PlayersDecl
-    rules = parse_file(path)
+    from .files import load_rules_text
+    rules = load_rules_text(path)
     decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
     return rules, (decl.low, decl.high) if decl else None
 
@@ -198,18 +211,20 @@ def _resume(args) -> int:
             parse_seats(",".join(record.get("seats") or []) or None, game.players)
     except ValueError as e:
         return _err(f"rulesrun: error: {e}")
-    repl = Repl(game, state, seats, record["seed"], delay=max(args.delay, 0.0))
+    repl = Repl(game, state, seats, record["seed"], delay=args.delay)
     repl.moves = [(-1, a) for a in state.history()]
+    repl.reseeds = [list(r) for r in record["reseeds"]]
     repl.log_seen = len(state.log())
     repl.say(f"Resuming {args.load}: {len(repl.moves)} decisions in.")
     return repl.run()
 
 
 def _read_moves(path: str) -> list[str]:
+    from .files import FileProblem, read_text
     try:
-        text = open(path, encoding="utf-8").read()
-    except OSError as e:
-        raise SystemExit(_err(f"rulesrun: error: cannot read the moves file {path}: {e.strerror or e}"))
+        text = read_text(path, "moves file")
+    except FileProblem as e:
+        raise SystemExit(_err(f"rulesrun: error: {e}"))
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
@@ -222,7 +237,7 @@ def cmd_replay(args) -> int:
         return _err(f"rulesrun replay: error: {e}")
     seat = None
     if args.seat != "all":
-        if not args.seat.isdigit() or not 1 <= int(args.seat) <= game.players:
+        if not (args.seat.isascii() and args.seat.isdigit()) or not 1 <= int(args.seat) <= game.players:
             return _err(f"rulesrun replay: error: --seat takes a player from 1 to {game.players} or 'all', "
                         f"not {args.seat!r}")
         seat = int(args.seat) - 1
@@ -241,19 +256,18 @@ def _stdin_empty() -> bool:
 def cmd_play(args) -> int:
     from .agents import parse_seats
     from .engine import load_game
+    from .hotseat import fresh_seed
     from .repl import Repl
     if args.load:
         return _resume(args)
     if args.file is None:
         return _err("rulesrun: error: give a rules file to play (or --load RECORD to resume a saved game)")
-    if args.delay < 0:
-        return _err("rulesrun: error: --delay cannot be negative")
     game = load_game(args.file, players=args.players, variants=tuple(args.variant))
     try:
         seats = parse_seats(args.seats, game.players)
     except ValueError as e:
         return _err(f"rulesrun: error: {e}")
-    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    seed = args.seed if args.seed is not None else fresh_seed()   # 62 bits from the OS: not guessable
     state = game.new_initial_state(seed=seed)
     repl = Repl(game, state, seats, seed, delay=args.delay)
     if args.moves:
