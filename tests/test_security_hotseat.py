@@ -158,3 +158,20 @@ def test_default_seeds_have_62_bits_from_the_os(tmp_path):
     assert r.returncode == 0, r.stderr
     shown = int(re.search(r"seed (\d+)", r.stdout).group(1))
     assert shown >= 2 ** 31          # was randrange(1_000_000): a million decks to try
+
+
+def test_reseed_changes_only_the_chance_to_come_and_replay_applies_it_at_the_same_point():
+    game = load_game_text(RESHUFFLE, 2)
+    live = game.new_initial_state(seed=11)
+    live.apply_action("pick 1")
+    before = live.cards("deck")
+    live.reseed(12345)
+    assert live.cards("deck") == before                 # what has happened stays
+    for a in ["pick 2", "pick 1"]:
+        live.apply_action(a)
+    plain = game.replay(11, ["pick 1", "pick 2", "pick 1"])
+    assert plain.cards("deck") != live.cards("deck")    # the shuffles after it are new
+    again = game.replay(11, ["pick 1", "pick 2", "pick 1"], reseeds={1: 12345})
+    assert again == live                                # and a replay with the reseed is the same game
+    end = game.replay(11, ["pick 1"], reseeds={1: 12345})
+    assert end.rng == 12345                             # a reseed after the last action applies too
