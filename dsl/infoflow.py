@@ -263,6 +263,9 @@ class InfoFlow:
         return env
 
     def _announce(self, s, env):
+        tid = s.value.elts[1]
+        if isinstance(tid, K) and self.c.templates[tid.value].private:
+            return env          # told to one seat: not what every seat sees (its seat is not checked)
         for v in s.value.elts[2:]:
             if self._revealed(v, env):
                 continue

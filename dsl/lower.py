@@ -246,9 +246,14 @@ class Statements:
     def _s_Announce(self, s, scope):
         parts = self._text(s.text.parts, scope)
         tid = len(self.templates)
-        self.templates.append(Template([p if isinstance(p, str) else (p[0], p[1]) for p in parts], s.pos,
-                                       [p[2] for p in parts if not isinstance(p, str)]))
+        types = [p[2] for p in parts if not isinstance(p, str)]
         vals = [p[0] for p in parts if not isinstance(p, str)]
+        if s.to is not None:       # told to one seat: the seat is stored first
+            who, wt = self.expr(s.to, scope)
+            self._expect(wt, T.PLAYER, s.to.pos, "who an announcement is told to")
+            types, vals = [T.PLAYER] + types, [who] + vals
+        self.templates.append(Template([p if isinstance(p, str) else (p[0], p[1]) for p in parts], s.pos,
+                                       types, private=s.to is not None))
         # the announcements are a linked list: (earlier, template, values...)
         entry = ast.Tuple(elts=[_S("ann"), K(tid), *vals], ctx=ast.Load())
         return [assign(_S("ann"), entry, s.pos)]

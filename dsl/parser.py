@@ -351,7 +351,7 @@ class _Builder(Transformer):
         return A.ExprStmt(pos=self._pos(meta), expr=e)
 
     def announce_stmt(self, meta, c):
-        return A.Announce(pos=self._pos(meta), text=self._string(c[0]))
+        return A.Announce(pos=self._pos(meta), text=self._string(c[1]), to=c[0])
 
     def reveal_stmt(self, meta, c):
         return A.Reveal(pos=self._pos(meta), exprs=tuple(c))

@@ -75,7 +75,8 @@ class Decision:
 class Template:
     parts: list              # str, or (source, display) pairs; values are stored when announced
     pos: Pos
-    types: list = attrs.Factory(list)   # the type of each value, in order
+    types: list = attrs.Factory(list)   # the type of each value stored, in order
+    private: bool = False    # told to one seat only: the first value stored is that seat
 
 
 @attrs.define

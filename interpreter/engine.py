@@ -11,11 +11,11 @@ of list copies, equality is structural, and ``to_json`` / ``State.from_json`` ro
 """
 from __future__ import annotations
 
-import random
+import secrets
 from pathlib import Path
 from typing import Any, Iterable
 
-from dsl import RulesError, RulesRuntimeError, compile_rules, parse_file, parse_text
+from dsl import RulesError, RulesRuntimeError, compile_rules, parse_text
 from dsl.program import MAX_STEPS, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
@@ -131,7 +131,7 @@ class Game:
         """A new game. ``stack`` stacks the deck for tests: {zone: [card names, top first]} applies
         to the next shuffle of that zone; a list of such lists applies to successive shuffles."""
         if seed is None:
-            seed = random.randrange(2 ** 31)
+            seed = secrets.randbits(62)
         forced = self._stack_to_forced(stack) if stack else []
         return State._start(self, int(seed), forced)
 
@@ -159,14 +159,23 @@ class Game:
                 forced.append([zi, ids[::-1]])  # stored bottom→top
         return forced
 
-    def replay(self, seed: int, history: Iterable[str], stack: dict | None = None) -> "State":
-        """Play ``history`` (decision texts) from a new game with ``seed``: the same game again."""
+    def replay(self, seed: int, history: Iterable[str], stack: dict | None = None,
+               reseeds: dict | None = None) -> "State":
+        """Play ``history`` (decision texts) from a new game with ``seed``: the same game again.
+        ``reseeds`` {k: seed} gives chance a fresh seed after k decisions (``State.reseed``), as the
+        game being replayed did."""
         state = self.new_initial_state(seed=seed, stack=stack)
+        reseeds = reseeds or {}
+        i = -1
         for i, a in enumerate(history):
+            if i in reseeds:
+                state.reseed(reseeds[i])
             try:
                 state.apply_action(str(a))
             except GameError as e:
                 raise GameError(f"step {i + 1} of the history: {e}") from None
+        if i + 1 in reseeds:
+            state.reseed(reseeds[i + 1])
         return state
 
 
@@ -293,6 +302,12 @@ class State:
         except Exception as e:
             self._failed(e)
 
+    def reseed(self, seed: int) -> None:
+        """Give chance a fresh seed: every shuffle from now on is drawn from ``seed``; nothing that
+        has happened changes. After an ``undo``, so a draw seen and taken back is not the draw that
+        comes again; a record keeps each (decisions so far, seed) so ``Game.replay`` plays it the same."""
+        self.rng = int(seed)
+
     @staticmethod
     def _find(action, legal) -> int:
         if isinstance(action, int) and not isinstance(action, bool):
@@ -350,15 +365,25 @@ class State:
                 out.append(("shuffle", self._prog.zones[h[1]].name, [names[c] for c in reversed(h[2])]))
         return out
 
-    def log(self) -> list[str]:
-        """The announcements so far (public), oldest first."""
+    def log(self, seat: int | None = None, everything: bool = False) -> list[str]:
+        """The announcements so far, oldest first: the public ones, and with ``seat`` those told
+        to that seat alone too; with ``everything``, every one, a private one marked
+        ``(to Player 2)`` — the full record, for replays and tests, not for players."""
         entries = []
         node = self.ann
+        templates = self._prog.templates
         while node is not None:       # (earlier, template, values...)
-            entries.append((node[1], node[2:]))
+            tid, vals = node[1], node[2:]
+            if templates[tid].private:
+                if everything:
+                    entries.append((tid, vals[1:], f"(to {self._prog.player_names[vals[0]]}) "))
+                elif vals[0] == seat and seat is not None:
+                    entries.append((tid, vals[1:], ""))
+            else:
+                entries.append((tid, vals, ""))
             node = node[0]
         entries.reverse()
-        return [self._format(e) for e in entries]
+        return [mark + self._format((tid, vals)) for tid, vals, mark in entries]
 
     def _format(self, entry) -> str:
         tid, vals = entry
@@ -556,9 +581,11 @@ def _jsonable(v):
 def load_game(path: str | Path, players: int | None = None, variants: Iterable[str] = (),
               allow_leaks: bool = False) -> Game:
     """Parse, check and compile a rules file for ``players`` seats (default: the fewest allowed).
+    The file must be a regular UTF-8 file of at most 10 MB (a BOM is accepted): see ``files``.
     A leak of hidden information into what every seat sees is a RulesError, or with
     ``allow_leaks`` a warning in ``game.program.warnings`` (``dsl.infoflow``)."""
-    rules = parse_file(path)
+    from .files import load_rules_text
+    rules = load_rules_text(path)
     if players is None:
         from dsl.ast import PlayersDecl
         decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)

@@ -92,7 +92,7 @@ def observe(state, seat: int, log: bool = True) -> dict:
         "card_state": card_state,
     }
     if log:
-        obs["log"] = state.log()
+        obs["log"] = state.log(seat)
     if state.pending is not None:
         label = prog.decisions[state.pending[1]].label
         obs["decision"] = {"label": label}
@@ -127,10 +127,11 @@ def visible_cards(state, seat: int) -> set[int]:
     return out
 
 
-def announced_cards(state, since=None, strict: bool = False) -> set[int] | None:
-    """The cards named in the announcements so far (announcements are public); with ``since`` (an
-    earlier ``state.ann``), only in those made after it. With ``strict``, None when ``since`` is not
-    part of this state's log (a state read back from JSON, say)."""
+def announced_cards(state, since=None, strict: bool = False, seat: int | None = None) -> set[int] | None:
+    """The cards named in the announcements so far that ``seat`` heard (the public ones, and those
+    told to it alone; with no seat, the public ones); with ``since`` (an earlier ``state.ann``),
+    only in those made after it. With ``strict``, None when ``since`` is not part of this state's
+    log (a state read back from JSON, say)."""
     prog = state._prog
     out: set[int] = set()
     node = state.ann
@@ -138,6 +139,8 @@ def announced_cards(state, since=None, strict: bool = False) -> set[int] | None:
         if node is None:
             return None if strict and since is not None else out
         tid, vals, node = node[1], node[2:], node[0]
+        if prog.templates[tid].private and vals[0] != seat:
+            continue
         for t, v in zip(prog.templates[tid].types, vals):
             if t == "card" and v is not None:
                 out.add(v)
