@@ -85,9 +85,9 @@ def _check_text(source: str, path: str) -> None:
         return
     line = source.count("\n", 0, m.start()) + 1
     col = m.start() - (source.rfind("\n", 0, m.start()) + 1) + 1
-    raise RulesError(f"the text holds a control character (U+{ord(m.group()[0]):04X}), which a rules file may not",
-                     Pos(path, line, col), "remove it: it could change what a terminal shows",
-                     _CONTROLS.sub("?", source))
+    raise RulesError(f"unexpected character U+{ord(m.group()[0]):04X}", Pos(path, line, col),
+                     "a control character, which does not show here but could change what a terminal "
+                     "shows: remove it (a rules file may not hold control characters, even in a text)", source)
 
 
 def parse_expr(text: str, path: str, source: str, line: int, col: int) -> A.Expr:

@@ -109,6 +109,8 @@ def _expected_phrase(accepts: set, after: str | None) -> str | None:
     if {"INT", "STRING", "NAME"} <= texts:
         return "a condition" if after in _CONDITION_AFTER else "a value"
     words = {t for t in accepts if _text_of(t) not in _OPERATORS}
+    if after == "announce":     # 'announce to p "..."' is the rarer form: ask for the text
+        words = {t for t in words if _text_of(t) != "to"}
     if {"RPAR", "RSQB", "RBRACE"} & words:   # inside brackets, the comprehension words are noise
         words = {t for t in words if _text_of(t) not in ("for", "where")}
     if not words:
