@@ -10,11 +10,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.indenter import DedentError
 
 from .errors import Pos, RulesError, did_you_mean
-
-
-def _lark():
-    from .parser import _lark as lark
-    return lark()
+from .grammar_loader import _lark
 
 
 # ── syntax errors: Lark's exceptions turned into messages for people ──────────
