@@ -24,6 +24,7 @@ commands:
   rulesrun check FILE [options]    property-test the rules: play many games and check every step
   rulesrun replay RECORD           step through a saved game
   rulesrun simulate FILE --games N play many games between bots and report the statistics
+  rulesrun serve FILE [options]    play in the browser with friends on a local network (docs/web.md)
   rulesrun --load RECORD           resume a saved game
 
 examples:
@@ -270,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_compile(comp_parser.parse_args(argv[1:]))
         if argv and argv[0] == "check":
             return cmd_check(check_parser.parse_args(argv[1:]))
+        if argv and argv[0] == "serve":   # the web table; its module says if the 'web' extra is missing
+            from .web.command import main as cmd_serve
+            return cmd_serve(argv[1:])
         if argv and argv[0] == "simulate":
             from .simulate import main as cmd_simulate
             return cmd_simulate(argv[1:])

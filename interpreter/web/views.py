@@ -1,0 +1,112 @@
+"""What goes over the wire to one seat or to a spectator: built from ``state.observation(p)`` only.
+
+A seat's frame is its observation (and, on its turn, its own legal actions); a spectator's frame is
+the public view — the observation of seat 0 with everything only seat 0 may see taken out again,
+decided by the same zone and value visibility the observation uses. Cards are drawn from the file's
+own declaration: the colour of a card comes from its first attribute of a kind (as the terminal's
+``CardStyle`` does) and hands are sorted by the attributes in their declared order. Nothing here
+knows any particular game.
+"""
+from __future__ import annotations
+
+from ..repl import CardStyle
+
+# CardStyle speaks rich's colour names; the page speaks CSS.
+CSS = {"red": "#c62828", "green": "#2e7d32", "blue": "#1565c0", "magenta": "#8e24aa", "cyan": "#00838f",
+       "yellow": "#b58900", "dark_orange": "#e65100", "grey62": "#757575", "bright_green": "#43a047",
+       "white": "#9e9e9e", "bright_black": "#212121", "pink1": "#d81b60"}
+LOG_LINES = 30   # announcements sent with each frame (the page shows the last few, and more on request)
+
+
+class Display:
+    """How the cards of one game look: a CSS colour for each card name, and the sorting key."""
+
+    def __init__(self, game):
+        style = CardStyle(game)
+        self.colour = {name: CSS.get(s, "#333") for name, s in style.style.items()}
+        self.key = style.key
+
+    def sort(self, names: list[str]) -> list[str]:
+        return sorted(names, key=lambda n: self.key.get(n, ()))
+
+
+def public_view(state) -> dict:
+    """What everybody at the table sees: seat 0's observation less what only seat 0 may see."""
+    prog = state._prog
+    obs = state.observation(0)
+    obs["seat"] = None
+    private_families = {z.family for z in prog.zones if z.visibility == "owner" and z.owner is not None}
+    private_zones = {z.name for z in prog.zones if z.visibility == "owner" and z.owner is None}
+    for name in private_zones:          # a shared zone only its owner sees (none, when shared)
+        view = obs["zones"].get(name) or {}
+        obs["zones"][name] = {"count": view["count"]} if "count" in view else {}
+    me = obs["players"][0]
+    for fam in private_families:
+        if isinstance(me.get(fam), dict) and "count" in me[fam]:
+            me[fam] = {"count": me[fam]["count"]}
+    for v in prog.player_vars:
+        if v.visibility != "public":
+            me.pop(v.name, None)
+    public_names = {prog.card_names[c] for zi, z in enumerate(prog.zones) if z.visibility == "public"
+                    for c in state.z[zi]}
+    obs["card_state"] = {k: {c: x for c, x in vals.items() if c in public_names}
+                         for k, vals in obs.get("card_state", {}).items()}
+    obs["card_state"] = {k: v for k, v in obs["card_state"].items() if v}
+    if obs.get("decision"):
+        obs["decision"] = {"label": obs["decision"]["label"]}
+    return obs
+
+
+def _names_in(obs: dict) -> set[str]:
+    out: set[str] = set()
+    for view in obs["zones"].values():
+        out.update(view.get("cards", ()))
+    for info in obs["players"]:
+        for v in info.values():
+            if isinstance(v, dict):
+                out.update(v.get("cards", ()))
+    for vals in obs.get("card_state", {}).values():
+        out.update(vals)
+    return out
+
+
+def frame(state, seat: int | None, display: Display, table: dict) -> dict:
+    """The frame one connection receives: ``seat`` None for a spectator."""
+    obs = public_view(state) if seat is None else state.observation(seat)
+    log = obs.pop("log", [])
+    decision = obs.pop("decision", None) or {}
+    options = decision.get("options", []) if seat is not None else []
+    mine = {}
+    if seat is not None:    # this seat's own cards, sorted as the file declares its attributes
+        for fam, view in obs["players"][seat].items():
+            if isinstance(view, dict) and view.get("cards"):
+                mine[fam] = display.sort(view["cards"])
+    label = decision.get("label")
+    clickable = {}           # a card whose click is a move: "<label> <card name>" among the options
+    if label and options:
+        opts = set(options)
+        for name in _names_in(obs):
+            text = f"{label} {name}"
+            if text in opts:
+                clickable[name] = text
+    names = _names_in(obs)
+    return {
+        "type": "view",
+        **table,
+        "seat": seat,
+        "players": obs["players"],
+        "to_move": obs["to_move"],
+        "decision": label,
+        "options": options,
+        "clickable": clickable,
+        "terminal": obs["terminal"],
+        "returns": obs.get("returns"),
+        "winners": obs.get("winners"),
+        "state": obs["state"],
+        "zones": obs["zones"],
+        "card_state": obs.get("card_state", {}),
+        "mine": mine,
+        "log": log[-LOG_LINES:],
+        "log_total": len(log),
+        "colours": {n: display.colour[n] for n in sorted(names) if n in display.colour},
+    }
