@@ -60,7 +60,6 @@ def _lan_address() -> str:
 
 def build_hub(args, base_url: str):
     """The hub with the first table, from the command's arguments. Errors: ValueError with a message."""
-    from dsl import RulesError
     from ..agents import parse_seats
     from ..engine import load_game
     from ..record import RecordError, open_record
@@ -86,8 +85,6 @@ def build_hub(args, base_url: str):
         game = load_game(args.file, players=args.players, variants=tuple(args.variant))
     except OSError as e:
         raise ValueError(f"cannot read {args.file}: {e.strerror or e}") from None
-    except RulesError as e:
-        raise ValueError(e.render()) from None
     seats = parse_seats(args.seats, game.players)
     config = Config(rules=args.file, players=game.players, variants=tuple(args.variant), seats=seats,
                     delay=args.delay, save_dir=args.save_dir, watch=args.watch, base_url=base_url)
@@ -96,6 +93,14 @@ def build_hub(args, base_url: str):
     table = hub.add(game, seats, seed, settings={"rules": args.file, "players": game.players,
                                                  "variants": list(args.variant)})
     return hub, table
+
+
+def hub_for(file=None, players=None, variants=(), seats=None, seed=None, delay=0.0, save_dir=".",
+            watch=False, load=None):
+    """``build_hub`` with keywords in place of parsed arguments (tests, benchmarks, scripts)."""
+    args = argparse.Namespace(file=file, players=players, variant=list(variants), seats=seats, seed=seed,
+                              delay=delay, save_dir=str(save_dir), watch=watch, load=load)
+    return build_hub(args, "")
 
 
 def uvicorn_server(app, **kw):
@@ -147,10 +152,14 @@ def main(argv: list[str]) -> int:
         return 2
     shown = _lan_address() if args.host in ("0.0.0.0", "") else args.host
     base_url = f"http://{shown}:{args.port}"
+    from dsl import RulesError
     try:
         hub, table = build_hub(args, base_url)
     except ValueError as e:
         print(f"rulesrun serve: error: {e}", file=sys.stderr)
+        return 1
+    except RulesError as e:          # file:line:col, the line, a caret and a hint, as everywhere
+        print(e.render(), file=sys.stderr)
         return 1
     from .server import make_app
     links = hub.links(table)

@@ -39,7 +39,7 @@ log = logging.getLogger("rulesrun.web")
 
 MAX_MESSAGE = 4096        # bytes in one client message
 RATE = 20.0               # messages a second a socket may send on average ...
-BURST = 40.0              # ... and at once
+BURST = 40.0              # ... and at once (moves the table takes do not count)
 HELLO_TIMEOUT = 10.0      # seconds a new socket has to say who it is
 # close codes (4000-4999 are the application's own)
 BAD_REQUEST, UNAUTHORISED, NOT_FOUND, TOO_MANY = 4400, 4401, 4404, 4429
@@ -233,31 +233,38 @@ async def table_socket(ws: WebSocket) -> None:
             if msg is None:
                 await _error(ws, f"each message must be one JSON object with a 'type', at most {MAX_MESSAGE} bytes")
                 continue
-            await _handle(hub, table, ws, seat, msg)
+            if await _handle(hub, table, ws, seat, msg):
+                allowance += 1          # a move taken costs nothing: only refused or idle talk counts
     except WebSocketDisconnect:
         pass
     finally:
         conns.discard((ws, seat))
 
 
-async def _handle(hub: Hub, table: Table, ws: WebSocket, seat: int, msg: dict) -> None:
+async def _handle(hub: Hub, table: Table, ws: WebSocket, seat: int, msg: dict) -> bool:
+    """Carry out one message; True if it was a move the table took."""
     kind = msg["type"]
     try:
         if kind == "move":
             if "seat" in msg and msg["seat"] != seat:
                 raise Refused("a socket moves only for its own seat")
             table.move(seat, msg.get("action"), msg.get("step"))
+            await hub.broadcast(table)
+            return True
         elif kind == "view":
-            return await ws.send_text(json.dumps(table.frame(seat)))
+            await ws.send_text(json.dumps(table.frame(seat)))
+            return False
         elif kind == "ping":
-            return await ws.send_text(json.dumps({"type": "pong"}))
+            await ws.send_text(json.dumps({"type": "pong"}))
+            return False
         elif kind == "save":
             if seat == SPECTATOR:
                 raise Refused("spectators cannot save the game")
             path = table.save(hub.config.save_dir)
-            return await ws.send_text(json.dumps({"type": "saved", "path": str(path),
-                                                  "message": f"saved on the server as {path}; resume with "
-                                                             f"rulesrun serve --load {path}"}))
+            await ws.send_text(json.dumps({"type": "saved", "path": str(path),
+                                           "message": f"saved on the server as {path}; resume with "
+                                                      f"rulesrun serve --load {path}"}))
+            return False
         elif kind == "rematch":
             if seat == SPECTATOR:
                 raise Refused("spectators cannot start a rematch")
@@ -265,8 +272,10 @@ async def _handle(hub: Hub, table: Table, ws: WebSocket, seat: int, msg: dict) -
         else:
             raise Refused(f"unknown message type {kind[:40]!r}; known: move, view, save, rematch, ping")
     except Refused as e:
-        return await _error(ws, str(e))
+        await _error(ws, str(e))
+        return False
     await hub.broadcast(table)
+    return False
 
 
 # ── pages ───────────────────────────────────────────────────────────────────
