@@ -501,7 +501,7 @@ def test_rulesrun_serve_magi_for_four_serves_a_playable_table(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "games/magi.rules", "--players", "4",
-                             "--port", str(port), "--seed", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             "--port", str(port), "--seed", "3", "--delay", "0.01"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     try:
         lines = [proc.stdout.readline() for _ in range(7)]
@@ -520,6 +520,8 @@ def test_rulesrun_serve_magi_for_four_serves_a_playable_table(tmp_path):
         with connect(f"ws://127.0.0.1:{port}/ws/1") as ws:
             ws.send(json.dumps({"type": "hello", "token": link.split("#")[1]}))
             v = json.loads(ws.recv(timeout=10))
+            while not v["options"]:           # the bots before Player 1 take their turns
+                v = json.loads(ws.recv(timeout=10))
             assert v["title"] == "Magi" and v["seat"] == 0 and v["options"]
             ws.send(json.dumps({"type": "move", "action": v["options"][0], "step": v["step"]}))
             assert json.loads(ws.recv(timeout=10))["step"] == v["step"] + 1
