@@ -106,6 +106,7 @@ def hub_for(file=None, players=None, variants=(), seats=None, seed=None, delay=0
 def uvicorn_server(app, **kw):
     import uvicorn
     config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=16 * 1024,
+                            ws_per_message_deflate=False,   # frames are small; compressing them costs more
                             ws_ping_interval=20, ws_ping_timeout=20, lifespan="on", **kw)
     return uvicorn.Server(config)
 

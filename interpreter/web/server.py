@@ -41,6 +41,7 @@ MAX_MESSAGE = 4096        # bytes in one client message
 RATE = 20.0               # messages a second a socket may send on average ...
 BURST = 40.0              # ... and at once (moves the table takes do not count)
 HELLO_TIMEOUT = 10.0      # seconds a new socket has to say who it is
+SEND_TIMEOUT = 10.0       # seconds a frame may take to go out before its socket is dropped
 # close codes (4000-4999 are the application's own)
 BAD_REQUEST, UNAUTHORISED, NOT_FOUND, TOO_MANY = 4400, 4401, 4404, 4429
 
@@ -66,7 +67,18 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.sockets: dict[str, set] = {}          # table id -> {(websocket, seat)}
         self.bot_tasks: dict[str, asyncio.Task] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
         self._next = 1
+        self._games: dict = {}                      # (players, variants, file stamp) -> compiled Game
+
+    def _game(self, players, variants):
+        """The served file compiled for these settings, once while the file stays the same."""
+        key = (players, variants, _stamp(Path(self.config.rules)))
+        if key not in self._games:
+            if len(self._games) > 16:
+                self._games.clear()
+            self._games[key] = load_game(self.config.rules, players=players, variants=variants)
+        return self._games[key]
 
     # ── tables ─────────────────────────────────────────────────────────────
     def add(self, game, seats, seed, state=None, settings=None) -> Table:
@@ -87,13 +99,15 @@ class Hub:
         players = c.players if players is None else players
         variants = tuple(c.variants if variants is None else variants)
         try:
-            game = load_game(c.rules, players=players, variants=variants)
+            game = self._game(players, variants)
             seat_list = parse_seats(seats if seats else None, game.players) if seats or not c.seats \
                 or len(c.seats) != game.players else list(c.seats)
         except RulesError as e:
             raise Refused(e.render()) from None
         except ValueError as e:
             raise Refused(str(e)) from None
+        except OSError as e:
+            raise Refused(f"cannot read {c.rules}: {e.strerror or e}") from None
         seed = random.randrange(1_000_000) if seed is None else seed
         return self.add(game, seat_list, seed,
                         settings={"rules": c.rules, "players": game.players, "variants": list(variants)})
@@ -108,17 +122,34 @@ class Hub:
 
     # ── telling everybody ──────────────────────────────────────────────────
     async def broadcast(self, table: Table) -> None:
-        cache: dict = {}
-        for ws, seat in list(self.sockets.get(table.id, ())):
-            if seat not in cache:
-                cache[seat] = json.dumps(table.frame(seat))
-            await self._send(ws, cache[seat], table.id, seat)
+        """Send every socket at the table its frame of the table as it is now. One broadcast at a
+        time per table, each building its frames from the latest state: a socket sees the steps in
+        order, never an older view after a newer one."""
+        async with self._lock(table.id):
+            cache: dict = {}
+            conns = list(self.sockets.get(table.id, ()))
+            for ws, seat in conns:
+                if seat not in cache:
+                    cache[seat] = json.dumps(table.frame(seat))
+            for ws, seat in conns:
+                await self._send(ws, cache[seat], table.id, seat)
         self.kick(table)
+
+    async def greet(self, table: Table, ws, seat) -> None:
+        """A new socket joins the table and gets its first frame, in order with the broadcasts."""
+        async with self._lock(table.id):
+            self.sockets[table.id].add((ws, seat))
+            await self._send(ws, json.dumps(table.frame(seat)), table.id, seat)
+
+    def _lock(self, tid: str) -> asyncio.Lock:
+        if tid not in self.locks:
+            self.locks[tid] = asyncio.Lock()
+        return self.locks[tid]
 
     async def _send(self, ws, text: str, tid: str, seat) -> None:
         try:
-            await ws.send_text(text)
-        except Exception:       # a socket gone away: forget it, the table goes on
+            await asyncio.wait_for(ws.send_text(text), SEND_TIMEOUT)
+        except Exception:       # a socket gone away or stuck: forget it, the table goes on
             self.sockets.get(tid, set()).discard((ws, seat))
 
     # ── bots ───────────────────────────────────────────────────────────────
@@ -217,9 +248,8 @@ async def table_socket(ws: WebSocket) -> None:
     if seat is None:
         return await _error(ws, "that token opens no seat at this table: ask for your link again", UNAUTHORISED)
     conns = hub.sockets[table.id]
-    conns.add((ws, seat))
     try:
-        await ws.send_text(json.dumps(table.frame(seat)))
+        await hub.greet(table, ws, seat)
         hub.kick(table)
         allowance, last = BURST, time.monotonic()
         while True:

@@ -18,7 +18,7 @@ from dsl import RulesError, RulesRuntimeError
 from ..agents import make_agent
 from ..engine import Game, GameError, State, load_game
 from ..record import RecordError, make_record, save_record
-from .views import Display, frame
+from .views import Display, Log, frame
 
 SPECTATOR = -1
 MAX_ACTION_TEXT = 500
@@ -40,6 +40,7 @@ class Table:
         self.version = 0
         self.error: str | None = None             # a compile error shown on the page (--watch)
         self.created = time.time()
+        self.log = Log()
         self._start(game, seed, state)
 
     def _start(self, game: Game, seed: int, state: State | None = None) -> None:
@@ -169,4 +170,5 @@ class Table:
                 "names": self.names(), "seats": self.seats, "error": self.error}
 
     def frame(self, seat: int | None) -> dict:
-        return frame(self.state, None if seat in (None, SPECTATOR) else seat, self.display, self.info())
+        return frame(self.state, None if seat in (None, SPECTATOR) else seat, self.display, self.info(),
+                     self.log.of(self.state))

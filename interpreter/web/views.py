@@ -9,6 +9,7 @@ knows any particular game.
 """
 from __future__ import annotations
 
+from ..observe import observe
 from ..repl import CardStyle
 
 # CardStyle speaks rich's colour names; the page speaks CSS.
@@ -30,10 +31,10 @@ class Display:
         return sorted(names, key=lambda n: self.key.get(n, ()))
 
 
-def public_view(state) -> dict:
+def public_view(state, log: bool = True) -> dict:
     """What everybody at the table sees: seat 0's observation less what only seat 0 may see."""
     prog = state._prog
-    obs = state.observation(0)
+    obs = observe(state, 0, log=log)
     obs["seat"] = None
     private_families = {z.family for z in prog.zones if z.visibility == "owner" and z.owner is not None}
     private_zones = {z.name for z in prog.zones if z.visibility == "owner" and z.owner is None}
@@ -70,10 +71,31 @@ def _names_in(obs: dict) -> set[str]:
     return out
 
 
-def frame(state, seat: int | None, display: Display, table: dict) -> dict:
-    """The frame one connection receives: ``seat`` None for a spectator."""
-    obs = public_view(state) if seat is None else state.observation(seat)
-    log = obs.pop("log", [])
+class Log:
+    """The announcements of a game, formatted once each: a table's log only grows between restarts,
+    and every seat's observation carries the same one (announcements are public)."""
+
+    def __init__(self):
+        self.node = None
+        self.lines: list[str] = []
+
+    def of(self, state) -> list[str]:
+        node, new = state.ann, []
+        while node is not None and node is not self.node:
+            new.append((node[1], node[2:]))
+            node = node[0]
+        if node is not self.node:     # another game (a rematch, a reload): start again
+            self.lines = []
+        self.lines.extend(state._format(e) for e in reversed(new))
+        self.node = state.ann
+        return self.lines
+
+
+def frame(state, seat: int | None, display: Display, table: dict, log: list[str] | None = None) -> dict:
+    """The frame one connection receives: ``seat`` None for a spectator. Its observation is
+    ``state.observation(seat)``, with the announcements in ``log`` when given (the same lines)."""
+    obs = public_view(state, log=log is None) if seat is None else observe(state, seat, log=log is None)
+    log = obs.pop("log", []) if log is None else log
     decision = obs.pop("decision", None) or {}
     options = decision.get("options", []) if seat is not None else []
     mine = {}
