@@ -12,6 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,plot]'
 	@# CI also tests the Ray backend (a big download, so only there; its test skips without it)
 	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[ray]' || echo 'Ray did not install: its test will be skipped'
+	@# CI also tests the web table (rulesrun serve) in a real browser: the web extra, Playwright, and
+	@# Debian's Chromium (Playwright's own browser download does not work here); without them those tests skip
+	[ -z "$$CI" ] || [ -x /usr/bin/chromium ] || (apt-get update && apt-get install -y chromium) || echo 'Chromium did not install: the browser tests will be skipped'
+	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[web]' playwright || echo 'The web extra did not install: its tests will be skipped'
 	touch $(STAMP)
 
 install: $(STAMP)
