@@ -120,6 +120,35 @@ def test_spectators_see_the_public_view_only():
     assert v["players"] == pv["players"]
 
 
+@pytest.mark.parametrize("file,players", [("games/magic_shop.rules", 4), ("games/magi.rules", 4),
+                                          ("games/gachapon.rules", 2)])
+def test_the_public_view_is_what_every_seat_sees(file, players):
+    """At every step of a game, everything in the public view is in every seat's observation."""
+    game = load_game(file, players=players)
+    state = game.new_initial_state(seed=2)
+    rng = random.Random(2)
+    annotated = 0
+    while True:
+        pv = public_view(state, log=False)
+        obs = [observe(state, p, log=False) for p in range(players)]
+        for o in obs:
+            for name, view in pv["zones"].items():
+                assert view.items() <= o["zones"][name].items()
+            for mine, theirs in zip(pv["players"], o["players"]):
+                for k, v in mine.items():
+                    assert (v.items() <= theirs[k].items()) if isinstance(v, dict) else v == theirs[k]
+            for k, vals in pv["card_state"].items():
+                assert vals.items() <= o["card_state"][k].items()
+            assert pv["state"] == o["state"]
+        assert "options" not in (pv["decision"] or {})
+        annotated += bool(pv["card_state"])
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    if file.endswith("magic_shop.rules"):
+        assert annotated          # who played each card of the trick is public
+
+
 def test_a_move_is_taken_and_every_seat_hears_of_it():
     bg, table = serve(seats="human,human,human,human")
     with bg:

@@ -9,7 +9,7 @@ knows any particular game.
 """
 from __future__ import annotations
 
-from ..observe import observe
+from ..observe import _value_display, observe
 from ..repl import CardStyle
 
 # CardStyle speaks rich's colour names; the page speaks CSS.
@@ -48,11 +48,18 @@ def public_view(state, log: bool = True) -> dict:
     for v in prog.player_vars:
         if v.visibility != "public":
             me.pop(v.name, None)
-    public_names = {prog.card_names[c] for zi, z in enumerate(prog.zones) if z.visibility == "public"
-                    for c in state.z[zi]}
-    obs["card_state"] = {k: {c: x for c, x in vals.items() if c in public_names}
-                         for k, vals in obs.get("card_state", {}).items()}
-    obs["card_state"] = {k: v for k, v in obs["card_state"].items() if v}
+    # per-card state of the cards in public zones only, read card by card (a name may be shared by
+    # a card in a public zone and another in seat 0's hand)
+    public_ids = [c for zi, z in enumerate(prog.zones) if z.visibility == "public" for c in state.z[zi]]
+    card_state = {}
+    for i, v in enumerate(prog.card_vars):
+        if v.visibility != "public":
+            continue
+        shown = _value_display(prog, v.type)
+        values = {prog.card_names[c]: shown(state.cv[i][c]) for c in public_ids if state.cv[i][c] is not None}
+        if values:
+            card_state[v.name] = values
+    obs["card_state"] = card_state
     if obs.get("decision"):
         obs["decision"] = {"label": obs["decision"]["label"]}
     return obs
