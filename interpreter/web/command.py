@@ -21,7 +21,7 @@ MISSING = ("rulesrun serve needs the web extra, which is not installed here: "
 
 
 def parser() -> argparse.ArgumentParser:
-    from ..cli import _Parser, _positive, _seed
+    from ..args import _Parser, _positive, _seed
     p = _Parser(prog="rulesrun serve", description="Serve a game to play in the browser: one link per "
                 "human seat, one for spectators. For friends on a local network, not the internet: "
                 "there are no accounts, only the links' secret tokens.")
