@@ -70,7 +70,7 @@ def test_two_pages_play_the_magic_shop_by_clicking(browser, tmp_path):
             pages.append(page)
         clicks = [0, 0]
         shot = tmp_path / "table.png"
-        reloaded = False
+        reloaded = dropped = False
         while not table.state.is_terminal():
             moved = False
             for i, page in enumerate(pages):
@@ -81,6 +81,12 @@ def test_two_pages_play_the_magic_shop_by_clicking(browser, tmp_path):
                 pages[0].reload()               # a reload keeps the seat
                 pages[0].wait_for_selector("#who:has-text('you are Player 1')")
                 reloaded = True
+            if not dropped and clicks[1] >= 8:
+                # the server drops page 2's socket (here: for flooding it); the page connects again
+                pages[1].evaluate("() => { for (let i = 0; i < 80; i++) ws.send('{}'); }")
+                pages[1].wait_for_selector("#conn:has-text('reconnecting')", timeout=5000)
+                pages[1].wait_for_selector("#conn:has-text('connected'):not(.down)", timeout=10000)
+                dropped = True
             if not shot.exists() and clicks[0] >= 10 and pages[0].locator("#moves button").count():
                 pages[0].screenshot(path=str(shot), full_page=True)
             if not moved:
@@ -96,7 +102,7 @@ def test_two_pages_play_the_magic_shop_by_clicking(browser, tmp_path):
                 "els => els.map(e => e.dataset.seat)")]
             assert winners == table.state.winners()
         # the game was played by the pages' clicks, and replays to the same returns
-        assert all(c > 5 for c in clicks)
+        assert all(c > 5 for c in clicks) and reloaded and dropped
         assert table.game.replay(table.seed, table.state.history()).returns() == returns
         # a rematch from the page
         pages[1].click("#rematch")
@@ -126,4 +132,29 @@ def test_a_phone_sized_page_shows_the_hand_and_moves(browser):
         page.click("#moves button >> nth=0")
         page.wait_for_selector("#error:not([hidden])")
         assert "mine.rules:3:7" in page.inner_text("#error")
+        ctx.close()
+
+
+def test_the_front_page_makes_a_new_table(browser):
+    hub, table = hub_for("games/gachapon.rules", players=2, seats="human,random", seed=1, delay=0.0)
+    with Background(hub) as bg:
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        page.goto(bg.url + "/")
+        page.wait_for_selector("#tables li")
+        page.fill("input[name=players]", "3")
+        page.fill("input[name=seats]", "human,human,greedy")
+        page.click("button[type=submit]")
+        page.wait_for_selector("#created a")
+        links = page.locator("#created a").all_inner_texts()
+        assert len(links) == 3 and len(hub.tables) == 2              # two seats and the spectators
+        new = hub.tables["2"]
+        assert new.game.players == 3 and new.seats == ["human", "human", "greedy"]
+        page.goto(links[1])
+        page.wait_for_selector("#who:has-text('you are Player 2')")
+        page.goto(bg.url + "/")
+        page.fill("input[name=players]", "9")
+        page.click("button[type=submit]")
+        page.wait_for_selector("#created pre")
+        assert "players" in page.inner_text("#created pre")
         ctx.close()
