@@ -170,7 +170,9 @@ def main(argv: list[str]) -> int:
         print(f"  {s['name']:<10} {s['link'] or '(' + s['kind'] + ' bot)'}")
     print(f"  spectators {links['spectators']}")
     print(f"More tables: {base_url}/  — this is for friends on a local network, not the internet.")
-    if args.watch:
+    if args.watch and args.load:
+        print("--watch does nothing with --load: a saved game holds to the rules file it was played with.")
+    elif args.watch:
         print(f"Watching {args.file}: a change restarts the tables with the same seed.")
     sys.stdout.flush()
     server = uvicorn_server(make_app(hub), host=args.host, port=args.port)

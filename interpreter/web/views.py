@@ -111,14 +111,14 @@ def frame(state, seat: int | None, display: Display, table: dict, log: list[str]
             if isinstance(view, dict) and view.get("cards"):
                 mine[fam] = display.sort(view["cards"])
     label = decision.get("label")
+    names = _names_in(obs)
     clickable = {}           # a card whose click is a move: "<label> <card name>" among the options
     if label and options:
         opts = set(options)
-        for name in _names_in(obs):
+        for name in names:
             text = f"{label} {name}"
             if text in opts:
                 clickable[name] = text
-    names = _names_in(obs)
     return {
         "type": "view",
         **table,
