@@ -436,8 +436,9 @@ class CardNames:
 
 def leaks(game, seed, history, frames_by_seat, named: CardNames) -> list[str]:
     """Every card name a frame named that its seat (None: a spectator) could not see at that step:
-    what a seat could see is what ``state.observation(seat)`` names at the frame's step (its log is
-    read once a step, as it is the same for every seat); a spectator may see what every seat sees."""
+    what a seat could see is what ``state.observation(seat)`` names at the frame's step (its log
+    read apart, once a step when no announcement is private); a spectator may see what every seat
+    sees."""
     views = {}
     for seat, frames in frames_by_seat.items():
         for text in frames:
@@ -445,14 +446,18 @@ def leaks(game, seed, history, frames_by_seat, named: CardNames) -> list[str]:
             if "step" in msg:
                 views.setdefault(msg["step"], []).append((seat, msg))
     state = game.new_initial_state(seed=seed)
+    private = any(t.private for t in game.program.templates)
     problems = []
     for step in range(max(views, default=-1) + 1):
         if step:
             state.apply_action(history[step - 1])
         if step not in views:
             continue
-        in_log = named(state.log())
-        sees = [named(observe(state, p, log=False)) | in_log for p in range(game.players)]
+        if private:      # a seat also reads what was told to it alone
+            sees = [named(observe(state, p, log=False)) | named(state.log(p)) for p in range(game.players)]
+        else:            # every seat reads the same log: read it once
+            in_log = named(state.log())
+            sees = [named(observe(state, p, log=False)) | in_log for p in range(game.players)]
         for seat, msg in views[step]:
             allowed = set.intersection(*sees) if seat is None else sees[seat]
             extra = named(msg) - allowed
@@ -495,6 +500,45 @@ def test_no_frame_names_a_card_its_seat_could_not_see(file, players, seats):
     assert leaks(game, table.seed, history, {0: frames[other]}, named)
     # and the spectator's frames are not seat 0's
     assert leaks(game, table.seed, history, {None: frames[0]}, named)
+
+
+WHISPER = """\
+game "Whisper"
+players 3
+kind Suit: Red, Blue
+cards:
+    suit: Suit
+    rank: number
+    shown as "{suit} {rank}"
+    for suit in Suit, rank in 1 to 3
+zone deck: facedown
+zone hand per player: owner
+flow:
+    shuffle deck
+    for p in players:
+        move top(deck) to p.hand
+        announce to p "You draw {top(p.hand)}."
+        announce "{p} draws a card."
+    player 1 chooses x from [1, 2] as "done"
+"""
+
+
+def test_a_private_announcement_goes_to_its_seat_only(tmp_path):
+    rules = tmp_path / "whisper.rules"
+    rules.write_text(WHISPER)
+    bg, table = serve(file=str(rules), players=3, seats="human,human,human", seed=4)
+    with bg:
+        logs = asyncio.run(_whole_game(bg, table, 5))
+    state = table.state
+    for seat, log in logs.items():
+        first = json.loads(log.frames[0])
+        assert first["log"] == (state.log() if seat is None else state.log(seat))
+    mine = state.cards("hand", 0)[0]
+    assert f"You draw {mine}." in json.loads(logs[0].frames[0])["log"]
+    assert all(mine not in "".join(logs[p].frames) for p in (1, 2, None))
+    named = CardNames(table.game)
+    assert leaks(table.game, table.seed, state.history(), {p: log.frames for p, log in logs.items()}, named) == []
+    assert leaks(table.game, table.seed, state.history(), {1: logs[0].frames}, named)
 
 
 # ── the command line ────────────────────────────────────────────────────────

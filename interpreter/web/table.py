@@ -170,5 +170,5 @@ class Table:
                 "names": self.names(), "seats": self.seats, "error": self.error}
 
     def frame(self, seat: int | None) -> dict:
-        return frame(self.state, None if seat in (None, SPECTATOR) else seat, self.display, self.info(),
-                     self.log.of(self.state))
+        seat = None if seat in (None, SPECTATOR) else seat
+        return frame(self.state, seat, self.display, self.info(), self.log.of(self.state, seat))

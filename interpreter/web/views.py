@@ -34,7 +34,9 @@ class Display:
 def public_view(state, log: bool = True) -> dict:
     """What everybody at the table sees: seat 0's observation less what only seat 0 may see."""
     prog = state._prog
-    obs = observe(state, 0, log=log)
+    obs = observe(state, 0, log=False)
+    if log:
+        obs["log"] = state.log()      # the public announcements only: none told to seat 0 alone
     obs["seat"] = None
     private_families = {z.family for z in prog.zones if z.visibility == "owner" and z.owner is not None}
     private_zones = {z.name for z in prog.zones if z.visibility == "owner" and z.owner is None}
@@ -79,23 +81,29 @@ def _names_in(obs: dict) -> set[str]:
 
 
 class Log:
-    """The announcements of a game, formatted once each: a table's log only grows between restarts,
-    and every seat's observation carries the same one (announcements are public)."""
+    """The announcements of a game as each seat may read them (``state.log(seat)``: the public ones
+    and those told to that seat alone; ``None``, a spectator: the public ones), each formatted once:
+    a table's log only grows between restarts."""
 
     def __init__(self):
-        self.node = None
-        self.lines: list[str] = []
+        self.seen: dict = {}          # seat -> (the last announcement read, the lines so far)
 
-    def of(self, state) -> list[str]:
+    def of(self, state, seat: int | None) -> list[str]:
+        last, lines = self.seen.get(seat, (None, []))
+        templates = state._prog.templates
         node, new = state.ann, []
-        while node is not None and node is not self.node:
-            new.append((node[1], node[2:]))
+        while node is not None and node is not last:
+            tid, vals = node[1], node[2:]
+            if not templates[tid].private:
+                new.append((tid, vals))
+            elif seat is not None and vals[0] == seat:    # told to this seat alone
+                new.append((tid, vals[1:]))
             node = node[0]
-        if node is not self.node:     # another game (a rematch, a reload): start again
-            self.lines = []
-        self.lines.extend(state._format(e) for e in reversed(new))
-        self.node = state.ann
-        return self.lines
+        if node is not last:          # another game (a rematch, a reload): start again
+            lines = []
+        lines.extend(state._format(e) for e in reversed(new))
+        self.seen[seat] = (state.ann, lines)
+        return lines
 
 
 def frame(state, seat: int | None, display: Display, table: dict, log: list[str] | None = None) -> dict:
