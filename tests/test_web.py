@@ -106,6 +106,19 @@ def test_a_seat_sees_its_observation_and_only_its_own_moves():
     assert all(views[0]["clickable"][c] == f"bid with {c}" for c in hand)
 
 
+def test_cards_are_drawn_in_the_colours_their_file_names():
+    """Magi declares a card's group before its colour: the colour words still colour the cards."""
+    from interpreter.repl import COLOUR_WORDS
+    from interpreter.web.views import CSS, Display
+    d = Display(load_game("games/magi.rules", players=4))
+    words = {name.split()[0] for name in d.colour}
+    assert {"red", "blue", "yellow", "grey"} <= words
+    for name, colour in d.colour.items():
+        word = name.split()[0]
+        if word in COLOUR_WORDS:
+            assert colour == CSS[COLOUR_WORDS[word]], name
+
+
 def test_spectators_see_the_public_view_only():
     bg, table = serve(seats="human,random,random,random", delay=0.0)
     with bg:

@@ -10,7 +10,7 @@ knows any particular game.
 from __future__ import annotations
 
 from ..observe import _value_display, observe
-from ..repl import CardStyle
+from ..repl import COLOUR_WORDS, PALETTE, CardStyle
 
 # CardStyle speaks rich's colour names; the page speaks CSS.
 CSS = {"red": "#c62828", "green": "#2e7d32", "blue": "#1565c0", "magenta": "#8e24aa", "cyan": "#00838f",
@@ -20,12 +20,26 @@ LOG_LINES = 30   # announcements sent with each frame (the page shows the last f
 
 
 class Display:
-    """How the cards of one game look: a CSS colour for each card name, and the sorting key."""
+    """How the cards of one game look: a CSS colour for each card name, and the sorting key.
+
+    The sorting key is the terminal's (``CardStyle``: the attributes in their declared order). The
+    colour comes from the first attribute of a kind whose values name colours ("red", "blue", ...),
+    so a file that declares a group before a colour is still drawn in its colours; without one,
+    from the first attribute of a kind, one colour of a palette per value, as in the terminal."""
 
     def __init__(self, game):
+        prog = game.program
         style = CardStyle(game)
-        self.colour = {name: CSS.get(s, "#333") for name, s in style.style.items()}
         self.key = style.key
+        kinds = [a for a, t in prog.attr_types.items() if t.startswith("enum:")]
+        named = [a for a in kinds if any(str(v).lower() in COLOUR_WORDS for v in prog.card_attrs[a])]
+        attr = (named or kinds or [None])[0]
+        self.colour = {}
+        if attr is not None:
+            values = list(dict.fromkeys(prog.card_attrs[attr]))
+            for cid, v in enumerate(prog.card_attrs[attr]):
+                rich = COLOUR_WORDS.get(str(v).lower(), PALETTE[values.index(v) % len(PALETTE)])
+                self.colour[prog.card_names[cid]] = CSS.get(rich, "#333")
 
     def sort(self, names: list[str]) -> list[str]:
         return sorted(names, key=lambda n: self.key.get(n, ()))
