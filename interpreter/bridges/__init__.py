@@ -20,7 +20,7 @@ def configurations(path) -> list[tuple[int, tuple]]:
     count; a variant chosen by the player count itself comes with it)."""
     from dsl import RulesError, parse_file
     from dsl.ast import PlayersDecl
-    from interpreter.engine import load_game
+    from .encoding import engine_game as load_game
 
     decl = next((i for i in parse_file(path).items if isinstance(i, PlayersDecl)), None)
     low, high = (decl.low, decl.high) if decl else (2, 2)

@@ -207,24 +207,40 @@ class Encoder:
         return json.dumps(obs, sort_keys=True, separators=(",", ":"), default=str)
 
 
+_GAMES: dict = {}
 _COMPILED: dict = {}
+
+
+def _digest(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.blake2b(f.read(), digest_size=16).hexdigest()
+    except OSError as e:
+        raise BridgeError(f"cannot read the rules file {path!r}: {e.strerror}") from None
+
+
+def engine_game(path, players: int | None = None, variants=()):
+    """``interpreter.load_game``, compiled once per file content, player count and variants."""
+    from interpreter.engine import load_game
+    path = str(path)
+    key = (path, _digest(path), players, tuple(variants))
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = load_game(path, players=players, variants=tuple(variants))
+        if len(_GAMES) > 128:
+            _GAMES.pop(next(iter(_GAMES)))
+    return game
 
 
 def compiled(path, players: int | None = None, variants=(), number_bounds: dict | None = None):
     """(engine Game, ActionSpace, Encoder) of a configuration, compiled once per file content
     (OpenSpiel loads a game again for every state it deserializes; environments are made often)."""
-    from interpreter.engine import load_game
     path = str(path)
-    try:
-        with open(path, "rb") as f:
-            digest = hashlib.blake2b(f.read(), digest_size=16).hexdigest()
-    except OSError as e:
-        raise BridgeError(f"cannot read the rules file {path!r}: {e.strerror}") from None
     bounds = dict(number_bounds or {})
-    key = (path, digest, players, tuple(variants), tuple(sorted(bounds.items())))
+    key = (path, _digest(path), players, tuple(variants), tuple(sorted(bounds.items())))
     hit = _COMPILED.get(key)
     if hit is None:
-        engine = load_game(path, players=players, variants=tuple(variants))
+        engine = engine_game(path, players, variants)
         space = ActionSpace(engine, bounds)
         hit = _COMPILED[key] = (engine, space, Encoder(space))
         if len(_COMPILED) > 64:

@@ -250,6 +250,18 @@ class RulesrunState(pyspiel.State):
         new._c = _Core(c.game, table, c.deal, c.ids[:], (len(c.ids), table.clone(), digests, views))
         return new
 
+    def ids_of(self, action) -> list[int]:
+        """The action ids that take an engine action (one of ``table().state.legal_actions()``, or
+        its text): one id, or for a subset one id per element and then "done" — so a rulesrun
+        agent's choice can be played here: ``for a in state.ids_of(bot.choose(engine_state))``."""
+        t = self._c.table
+        legal = t.state.legal_actions()
+        try:
+            index = legal.index(action)
+        except ValueError:
+            raise BridgeError(f"{action!r} is not a legal action now") from None
+        return t.id_of(index)
+
     def table(self) -> Table:
         """The rulesrun side: ``.state`` is the engine State (after the deal)."""
         return self._c.table

@@ -29,28 +29,7 @@ except ImportError as e:   # pragma: no cover - the extra is not installed
 
 from .actions import BridgeError, Table
 from .encoding import compiled
-
-
-def spaces_for(space, encoder):
-    """The observation space (a Dict of the tensor and the action mask) and the action space."""
-    obs = gymnasium.spaces.Dict({
-        "observation": gymnasium.spaces.Box(-np.inf, np.inf, (encoder.size,), np.float32),
-        "action_mask": gymnasium.spaces.Box(0, 1, (space.num_actions,), np.int8),
-    })
-    return obs, gymnasium.spaces.Discrete(space.num_actions)
-
-
-def mask_of(table, num_actions: int) -> np.ndarray:
-    mask = np.zeros(num_actions, np.int8)
-    mask[table.legal_ids()] = 1
-    return mask
-
-
-def final_rewards(state, utility: str) -> list[float]:
-    if utility == "win":
-        win = set(state.winners())
-        return [1.0 if p in win else 0.0 for p in range(state.game.players)]
-    return [float(x) for x in state.returns()]
+from .spaces import final_rewards, mask_of, spaces_for
 
 
 class RulesEnv(AECEnv):
