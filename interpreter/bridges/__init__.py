@@ -16,8 +16,8 @@ __all__ = ["ActionSpace", "BridgeError", "Encoder", "Table"]
 
 def configurations(path) -> list[tuple[int, tuple]]:
     """Every (players, variants) a rules file can be played with: each player count it allows,
-    with no variant, each variant alone and all of them together (those the file accepts for that
-    count; a variant chosen by the player count itself comes with it)."""
+    with no variant and with each variant alone (those the file accepts for that count; a variant
+    that the player count itself chooses comes with it)."""
     from dsl import RulesError, parse_file
     from dsl.ast import PlayersDecl
     from .encoding import engine_game as load_game
@@ -25,7 +25,7 @@ def configurations(path) -> list[tuple[int, tuple]]:
     decl = next((i for i in parse_file(path).items if isinstance(i, PlayersDecl)), None)
     low, high = (decl.low, decl.high) if decl else (2, 2)
     names = list(load_game(path, players=low).program.available_variants)
-    combos = [()] + [(v,) for v in names] + ([tuple(names)] if len(names) > 1 else [])
+    combos = [()] + [(v,) for v in names]
     out = []
     for n in range(low, high + 1):
         seen = set()

@@ -26,7 +26,6 @@ zone values are not encoded (the observation string carries them).
 from __future__ import annotations
 
 import hashlib
-import json
 
 import numpy as np
 
@@ -62,6 +61,33 @@ class Encoder:
             self._slices.append((name, i, i + n, shape))
             i += n
         self.size = i
+        # what tensor() walks, worked out once: (slot, type, column, width) of each value shown
+        cols, col = [], 0
+        for gi, v in enumerate(prog.globals):
+            w = self._width(v.type)
+            if w and v.visibility == "public":
+                cols.append((gi, v.type, col, w))
+            col += w
+        self._gspec = cols
+        cols, col = [], 0
+        for vi, v in enumerate(prog.player_vars):
+            w = self._width(v.type)
+            if w and v.visibility != "hidden":
+                cols.append((vi, v.type, col, w, v.visibility == "owner"))
+            col += w
+        self._pspec = cols
+        cols, col = [], 0
+        for vi, v in enumerate(prog.card_vars):
+            if v.visibility != "public":
+                continue
+            w = self._width(v.type)
+            if w:
+                cols.append((vi, v.type, col, w))
+            col += w
+        self._cspec = cols
+        self._locs = [self._locations(seat) for seat in range(N)]
+        self._seen_by = [[self._sees(zi, seat) for zi in range(len(prog.zones))] for seat in range(N)]
+        self._hidden = [z.visibility == "hidden" for z in prog.zones]
         self.class_total = np.zeros(K, np.float32)
         for c in space.card_class:
             self.class_total[c] += 1
@@ -145,49 +171,39 @@ class Encoder:
                     parts["subset"][grp.index[k]] += 1
         cls = self.space.card_class
         cards, top, sizes = parts["cards"], parts["top"], parts["sizes"]
-        seen = np.zeros(K, np.float32)
         visible: list[int] = []
-        for slot, zi in enumerate(self._locations(seat)):
-            z = state.z[zi]
-            vis = prog.zones[zi].visibility
-            if self._sees(zi, seat):
-                for c in z:
-                    cards[cls[c], slot] += 1
-                    seen[cls[c]] += 1
-                if z:
-                    top[slot, cls[z[-1]]] = 1
+        sees, hidden, zones = self._seen_by[seat], self._hidden, state.z
+        for slot, zi in enumerate(self._locs[seat]):
+            z = zones[zi]
+            if sees[zi] and z:
+                ks = [cls[c] for c in z]
+                cards[:, slot] = np.bincount(ks, minlength=K)
+                top[slot, ks[-1]] = 1
                 visible.extend(z)
-            if vis != "hidden":
+            if not hidden[zi]:
                 sizes[slot] = len(z)
-        cards[:, L] = self.class_total - seen
-        col = 0
+        cards[:, L] = self.class_total - cards[:, :L].sum(axis=1)
+        put = self._put
         st = parts["state"]
-        for gi, v in enumerate(prog.globals):
-            w = self._width(v.type)
-            if v.visibility == "public":
-                self._put(st[col:col + w], v.type, state.g[gi], seat)
-            col += w
+        g = state.g
+        for gi, t, col, w in self._gspec:
+            put(st[col:col + w], t, g[gi], seat)
         pl = parts["players"]
+        pv = state.pv
         for r in range(N):
             p = (seat + r) % N
-            col = 0
-            for vi, v in enumerate(prog.player_vars):
-                w = self._width(v.type)
-                if v.visibility == "public" or (v.visibility == "owner" and p == seat):
-                    self._put(pl[r, col:col + w], v.type, state.pv[vi][p], seat)
-                col += w
-        cs = parts["card_state"]
-        if self.width_card and visible:
-            col = 0
-            for vi, v in enumerate(prog.card_vars):
-                if v.visibility != "public":
-                    continue
-                w = self._width(v.type)
-                row = state.cv[vi]
+            row = pl[r]
+            for vi, t, col, w, owner in self._pspec:
+                if not owner or p == seat:
+                    put(row[col:col + w], t, pv[vi][p], seat)
+        if self._cspec and visible:
+            cs = parts["card_state"]
+            cv = state.cv
+            for vi, t, col, w in self._cspec:
+                row = cv[vi]
                 for c in visible:
                     if row[c] is not None:
-                        self._put(cs[cls[c], col:col + w], v.type, row[c], seat)
-                col += w
+                        put(cs[cls[c], col:col + w], t, row[c], seat)
         return out
 
     def split(self, tensor: np.ndarray) -> dict:
@@ -196,15 +212,15 @@ class Encoder:
 
     # ── strings ────────────────────────────────────────────────────────────
     def observation_string(self, table, seat: int, log: bool = False) -> str:
-        """What ``seat`` sees now, as one line of JSON (the engine's observation, without the log
-        unless asked), plus the elements picked so far of a subset being chosen."""
+        """What ``seat`` sees now, as one line: the engine's observation (``state.observation``,
+        without the log unless asked), plus the elements picked so far of a subset being chosen."""
         from interpreter.observe import observe
         obs = observe(table.state, seat, log=log)
-        obs.pop("game", None)
+        del obs["game"]
         if table.partial and table.state.pending and table.state.pending[0] == seat:
             grp = table.group()
             obs["picked"] = [grp.texts[grp.index[k]] for k in table.partial]
-        return json.dumps(obs, sort_keys=True, separators=(",", ":"), default=str)
+        return repr(obs)
 
 
 _GAMES: dict = {}

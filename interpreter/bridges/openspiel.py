@@ -323,10 +323,10 @@ class _Observer:
         self.encoder.tensor(t, player, out=self.tensor)
 
     def string_from(self, state, player):
-        t = state._c.table
-        if t is None:
+        c = state._c
+        if c.table is None:
             return "before the deal"
-        return self.encoder.observation_string(t, player)
+        return _info(c)[1][player]      # the views are worked out with the information states
 
 
 class _InfoObserver:
