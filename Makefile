@@ -12,6 +12,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,plot]'
 	@# CI also tests the Ray backend (a big download, so only there; its test skips without it)
 	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[ray]' || echo 'Ray did not install: its test will be skipped'
+	@# CI also tests the OpenSpiel, PettingZoo and Gymnasium bridges (docs/interop.md; their tests skip without them)
+	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[openspiel,pettingzoo,gym]' || echo 'a bridge library did not install: its tests will be skipped'
 	touch $(STAMP)
 
 install: $(STAMP)
