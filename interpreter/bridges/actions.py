@@ -348,7 +348,7 @@ class Table:
         out = []
         for i, value in enumerate(pending[2]):
             if grp.subset:
-                out.append((tuple(sorted((space.key(elem, v) for v in value), key=grp.index.__getitem__)), i))
+                out.append((tuple(sorted((space.key(elem, v) for v in value), key=lambda k: grp.index.get(k, -1))), i))
             else:
                 out.append((space.key(elem, value), i))
         return grp, out
