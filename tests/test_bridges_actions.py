@@ -249,3 +249,17 @@ def test_the_tensor_layout_and_its_contents():
     other = enc.split(enc.tensor(table, (seat + 1) % 4))
     assert other["to_move"][3] == 1                                  # I sit 3 seats on from it
     assert other["cards"][:, hand_slot + 3].sum() == 0 and other["sizes"][hand_slot + 3] == len(hand)
+
+
+def test_a_label_that_shows_the_option_is_the_whole_text():
+    game = make("""
+        flow:
+            move every card to player 1.hand
+            player 1 chooses c from player 1.hand as "lay {c} face down"
+            player 2 chooses s from Suit as "call {s} trumps"
+    """)
+    space = ActionSpace(game)
+    texts = [space.text(i) for i in range(space.num_actions)]
+    assert texts[0] == "lay Red 1 face down" and texts[-2:] == ["call Red trumps", "call Green trumps"]
+    table = Table(space, game.new_initial_state(seed=0))
+    assert sorted(space.text(i) for i in table.legal_ids()) == sorted(map(str, table.state.legal_actions()))

@@ -11,7 +11,7 @@ group owns a block of ids, one per value its options can take, in a fixed order:
     a kind    every value of the kind, in its declared order (then "none" when offered)
     number    the values the option list can hold, worked out from the file: ``0 to 3``,
               ``[1, 2, 5]``, constants (``0 to most``); a range whose ends change as the game
-              goes (``0 to hand_size``) needs ``number_bounds`` or fixed ends in the file
+              goes (``0 to count``, a state) needs ``number_bounds`` or fixed ends in the file
     text      the literal texts of the option list (``["face up", "face down"]``)
     subset    chosen one element at a time: an id "add X" for every value X of the element's
               domain, then "done". A subset is built in a fixed order (by element id), so each
@@ -50,6 +50,7 @@ class Group:
     offset: int = 0
     index: dict = attrs.Factory(dict)   # key -> position in keys
     decisions: list = attrs.Factory(list)   # the decision indices in the group
+    whole: Any = None           # a label with {expressions}: the decision's display makes the whole text
 
 
 class _NotStatic(Exception):
@@ -120,6 +121,8 @@ class ActionSpace:
             else:
                 by_key[gkey] = len(self.groups)
                 grp = Group(d.label, d.type, d.kind == "subset", list(keys), [])
+                if getattr(d, "whole_text", False) and d.kind != "subset":
+                    grp.whole = d.display
                 grp.index = dict.fromkeys(grp.keys)
                 self.groups.append(grp)
             grp.decisions.append(did)
@@ -175,10 +178,12 @@ class ActionSpace:
                     raise _NotStatic
             except _NotStatic:
                 if t == "number":
+                    var = node.var if node is not None else "n"
                     raise BridgeError(
                         f"{self._where(d)} chooses a number from options whose ends change during the "
                         f"game, so the bridges cannot give it a fixed set of action ids. Write the range "
-                        f"with fixed ends and a condition (like '0 to 13 where b <= hand_size'), or pass "
+                        f"with fixed ends and a condition (like '0 to 20 where {var} <= ...', with "
+                        f"numbers or constants at the ends), or pass "
                         f"number_bounds={{'{d.label}': (low, high)}}") from None
                 raise BridgeError(f"{self._where(d)} chooses a text computed during the game, so the "
                                   f"bridges cannot give it a fixed set of action ids; list the texts "
@@ -277,11 +282,23 @@ class ActionSpace:
             if k == DONE:
                 out.append(f"{grp.label}: done")
                 continue
+            suffix = ""
             if repeats[text] > 1:
                 seen[text] += 1
-                text = f"{text} (kind {seen[text]})"
-            out.append(f"{grp.label}: add {text}" if grp.subset else f"{grp.label} {text}")
+                suffix = f" (kind {seen[text]})"
+            if grp.whole is not None:
+                out.append(self._whole(grp, k, text) + suffix)
+            else:
+                out.append(f"{grp.label}: add {text}{suffix}" if grp.subset else f"{grp.label} {text}{suffix}")
         return out
+
+    def _whole(self, grp: Group, key, fallback: str) -> str:
+        """The engine's whole text of an option of a decision labelled with {expressions}."""
+        value = None if key == _NONE_KEY else self.class_card[key] if grp.type == "card" else key
+        try:
+            return grp.whole(value)
+        except Exception:       # a label that cannot be worked out without the game: label + value
+            return f"{grp.label} {fallback}"
 
     def _show(self, t: str, key) -> str:
         if key == _NONE_KEY:
