@@ -232,7 +232,8 @@ class RulesrunState(pyspiel.State):
     # ── search support ─────────────────────────────────────────────────────
     def resample_from_infostate(self, player, probability_sampler=None):
         """A state this player cannot tell from this one: the cards it cannot see dealt again at
-        random (``interpreter.observe.resample``), future shuffles unknown. Its information state
+        random and hidden values drawn again (``interpreter.observe.resample``, as rulesrun's own bots
+        determinise), future shuffles unknown. Its information state
         carries on from this one's."""
         import random
         from interpreter.observe import resample
@@ -245,7 +246,8 @@ class RulesrunState(pyspiel.State):
             seed = random.randrange(2 ** 62)
         new = c.game.new_initial_state()
         digests, _ = _info(c)
-        table = Table(c.game.space, resample(c.table.state, player, random.Random(seed)), c.table.partial)
+        world = resample(c.table.state, player, random.Random(seed), redraw=True)
+        table = Table(c.game.space, world, c.table.partial)
         views = [_step_view(c.game.encoder, table, p, table.state.ann)[0] for p in range(len(digests))]
         new._c = _Core(c.game, table, c.deal, c.ids[:], (len(c.ids), table.clone(), digests, views))
         return new
