@@ -12,6 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,plot]'
 	@# CI also tests the Ray backend (a big download, so only there; its test skips without it)
 	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[ray]' || echo 'Ray did not install: its test will be skipped'
+	@# CI also tests the language server (pygls), the flow diagram (Graphviz) and the HTML rulebook (Chromium)
+	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[lsp]' || echo 'pygls did not install: the language server tests will be skipped'
+	[ -z "$$CI" ] || { command -v dot >/dev/null && command -v chromium >/dev/null; } || \
+		{ apt-get update -qq && apt-get install -y -qq graphviz chromium; } || echo 'graphviz/chromium did not install: their tests will be skipped'
 	touch $(STAMP)
 
 install: $(STAMP)
