@@ -212,10 +212,16 @@ class Rulebook:
     """The rulebook's blocks: ("h", level, text, anchor), ("p", text), ("note", text),
     ("table", headers, rows), ("steps", [Step]), ("list", [text]), ("diagram", dot, svg)."""
 
-    def __init__(self, path: str, players: int | None = None, variants: tuple = (), diagram: bool = False):
+    def __init__(self, path: str, players: int | None = None, variants: tuple = (), diagram: bool = False,
+                 game=None):
         self.path = path
-        self.rules = parse_file(path)
-        self.games = _games(path, self.rules, players, variants)
+        if game is not None:           # an already compiled game: its own text and player count
+            from dsl import parse_text
+            self.rules = parse_text(game.program.source, path)
+            self.games = {game.players: game}
+        else:
+            self.rules = parse_file(path)
+            self.games = _games(path, self.rules, players, variants)
         active = set(variants)
         for g in self.games.values():
             active.update(g.program.variants)
@@ -449,7 +455,7 @@ def rulebook_text(game) -> str:
     """The Markdown rulebook of a loaded game, for the REPL's `rules` command."""
     from .rulebook_render import to_markdown
     prog = game.program
-    return to_markdown(Rulebook(prog.path, prog.players, tuple(prog.variants)).blocks)
+    return to_markdown(Rulebook(prog.path, prog.players, tuple(prog.variants), game=game).blocks)
 
 
 __all__ = ["Rulebook", "card_table", "comments_by_line", "effective_items", "main", "rulebook_text", "argparse"]

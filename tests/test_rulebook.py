@@ -160,3 +160,25 @@ def test_html_renders_in_headless_chromium(tmp_path):
     assert shot.exists() and shot.stat().st_size > 20_000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     dom = subprocess.run(args + ["--dump-dom", page.as_uri()], capture_output=True, timeout=120, text=True).stdout
     assert '<h1 id="top">Magi</h1>' in dom and "Play hand" in dom and "</table>" in dom
+
+
+def test_repl_rules_command_shows_the_rulebook():
+    import io
+
+    from interpreter import load_game
+    from interpreter.repl import HELP, Repl
+    game = load_game(ROOT / "games/magic_shop.rules", players=4)
+    lines = iter(["rules", "quit"])
+
+    def readline():
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+    out = io.StringIO()
+    Repl(game, game.new_initial_state(seed=3), ["human", "random", "random", "random"], 3,
+         out=out, readline=readline).run()
+    text = out.getvalue()
+    assert "The Magic Shop" in text and "A game for 4 players." in text and "| Eye | 0–8 | 9 |" in text
+    assert "Each player in turn, starting with the lead:" in text
+    assert "rules " in HELP
