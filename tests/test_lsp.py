@@ -239,3 +239,9 @@ def test_rulesrun_lsp_over_stdio():
         finally:
             await client.stop()
     run(go())
+
+
+def test_builtins_match_the_compilers():
+    compiler = pytest.importorskip("dsl.builtins", reason="the compiler keeps its builtins elsewhere")
+    names = set(compiler.BUILTINS) | set(getattr(compiler, "AGGREGATES", ()))
+    assert names <= set(BUILTINS), names - set(BUILTINS)
