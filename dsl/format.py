@@ -21,6 +21,7 @@ AST (positions aside), and a difference is reported as an error rather than writ
 """
 from __future__ import annotations
 
+import functools
 import re
 
 import attrs
@@ -47,10 +48,17 @@ _VALUE_WORDS = frozenset({"yes", "no", "none", "players"})
 _CALL_WORDS = frozenset({"score", "heuristic", "bottom"})
 
 
+@functools.lru_cache(maxsize=1)
 def keywords() -> frozenset:
     """Every word the grammar reserves (its literal terminals made of letters)."""
-    from .parser import _terminal_texts
-    return frozenset(t for t in _terminal_texts().values() if re.fullmatch(r"[a-z]+", t))
+    from pathlib import Path
+
+    import grammar
+    from lark import Lark
+    text = (Path(grammar.__file__).resolve().parent / "rules.lark").read_text(encoding="utf-8")
+    lark = Lark(text, parser="lalr", start=["start"])
+    return frozenset(t.pattern.value for t in lark.terminals
+                     if type(t.pattern).__name__ == "PatternStr" and re.fullmatch(r"[a-z]+", t.pattern.value))
 
 
 @attrs.define
@@ -171,7 +179,7 @@ def _align(group: list) -> None:
             break
         starts = []
         for (toks, pads, _), (_, items) in zip(group, tables):
-            text, cols = _render(toks, _KWS)
+            text, cols = _render(toks, keywords())
             idx = items[k][0]
             starts.append(cols[idx] + sum(p for j, p in pads.items() if j <= idx))
         target = max(starts)
@@ -181,11 +189,8 @@ def _align(group: list) -> None:
         k += 1
 
 
-_KWS: frozenset = frozenset()
-
-
 def _padded(toks: list, pads: dict) -> str:
-    text, cols = _render(toks, _KWS)
+    text, cols = _render(toks, keywords())
     for idx in sorted(pads, reverse=True):
         c = cols[idx]
         text = text[:c] + " " * pads[idx] + text[c:]
@@ -194,8 +199,6 @@ def _padded(toks: list, pads: dict) -> str:
 
 def format_text(source: str, path: str = "<rules>") -> str:
     """The canonical layout of a rules file (which must parse); raises RulesError otherwise."""
-    global _KWS
-    _KWS = keywords()
     source = source.replace("\r\n", "\n")
     before = parse_text(source, path)          # only valid files are formatted
     lines = _split(source, path)
@@ -240,7 +243,7 @@ def format_text(source: str, path: str = "<rules>") -> str:
         else:
             indent = brackets[-1][0]
         out.append([indent, ln.toks, {}, ln.comment, ln.comment_col])
-        _, cols = _render(ln.toks, _KWS)
+        _, cols = _render(ln.toks, keywords())
         for j, t in enumerate(ln.toks):
             if t.kind == "op" and t.text in OPEN:
                 hanging = j == len(ln.toks) - 1
@@ -263,7 +266,7 @@ def format_text(source: str, path: str = "<rules>") -> str:
         if tab is None:
             flush()
             continue
-        col = row[0] + _render(row[1], _KWS)[1][tab[0]]
+        col = row[0] + _render(row[1], keywords())[1][tab[0]]
         if run and (run[0][2] != col):
             flush()
         run.append([row[1], row[2], col])

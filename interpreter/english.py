@@ -114,6 +114,8 @@ class English:
                 return f"{x(e.operand.args[0])} is not empty"
             if isinstance(e.operand, A.Aggregate) and e.operand.func == "any":
                 return "no" + self.expr(e.operand, ctx)[len("some"):]
+            if isinstance(e.operand, (A.Name, A.Attr)):       # a yes/no value
+                return f"{x(e.operand)} is no"
             return f"not {x(e.operand)}"
         if isinstance(e, A.Compare):
             return f"{x(e.left)} {_COMPARE.get(e.op, e.op)} {x(e.right)}"

@@ -60,3 +60,11 @@ def test_vscode_extension_uses_the_grammar_and_the_language_server():
     js = (VSCODE / pkg["main"]).read_text(encoding="utf-8")
     assert "vscode-languageclient" in js and "vscode-languageclient" in pkg["dependencies"]
     json.loads((VSCODE / "language-configuration.json").read_text(encoding="utf-8"))
+
+
+def test_lsp_without_pygls_says_how_to_install_it(monkeypatch, capsys):
+    import interpreter.lsp as lsp
+    from interpreter.cli import main
+    monkeypatch.setattr(lsp, "LanguageServer", None)
+    assert main(["lsp"]) == 1
+    assert "pip install 'rulesrun[lsp]'" in capsys.readouterr().err
