@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast as A
+from . import facts
 from . import types as T
 from .builtins import Calls
 from .check_expr import Expressions
@@ -53,6 +54,8 @@ class Compiler(Declarations, Expressions, Calls, Statements):
         self.proc_index: dict = {}
         self.gen = Namespace(rules.path)
         self.next_label = 1
+        self.ir_bodies: list = []          # every procedure's IR, for the facts worked out at the end
+        self.frame_types: dict = {}        # resumable procedure -> label -> types of the frame's locals
         self._defining: set = set()
         self.procs: list = []            # resumable procedures' functions, by frame index
         self.proc_names: list[str] = []
@@ -150,6 +153,12 @@ class Compiler(Declarations, Expressions, Calls, Statements):
             if name not in self.called:
                 self.err(f"procedure '{name}' is never called", p.pos, "call it from flow or another procedure, or remove it")
 
+        variables = {("g", i): v for i, v in self.globals.values()}
+        variables.update({("pv", i): v for i, v in self.pvars.values()})
+        variables.update({("cv", i): v for i, v in self.cvars.values()})
+        for key, dom in facts.domains(self.ir_bodies, variables, self.kinds, self.N).items():
+            variables[key].domain = dom
+
         return Program(
             title=title, path=self.path, source=self.src, players=self.N, variants=self.selected,
             available_variants=self.available, card_names=self.card_names, card_attrs=self.card_attrs,
@@ -159,7 +168,7 @@ class Compiler(Declarations, Expressions, Calls, Statements):
             card_vars=[v for _, v in sorted(self.cvars.values(), key=lambda x: x[0])],
             procs=self.procs, code=self.gen, proc_names=self.proc_names, proc_nslots=self.proc_nslots,
             decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
-            heuristic=heuristic,
+            heuristic=heuristic, frame_types=[self.frame_types.get(i, {}) for i in range(len(self.procs))],
             invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
             min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined)
 

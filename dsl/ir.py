@@ -27,7 +27,7 @@ from typing import Any
 
 __all__ = ["K", "Local", "St", "Comp", "Best", "Fn", "Move", "Stop", "Load", "typed", "name", "call", "sub",
            "compare", "binop", "boolop", "not_", "ifexp", "assign", "augassign", "expr_stmt", "ret",
-           "store", "at", "walk_exprs", "COMP_KINDS"]
+           "store", "at", "walk_exprs", "clone", "COMP_KINDS"]
 
 
 # ── our nodes ────────────────────────────────────────────────────────────────
@@ -191,8 +191,14 @@ def store(target):
 
 
 def _copy(node):
-    import copy
-    return copy.copy(node)
+    return clone(node)
+
+
+def clone(node):
+    """A shallow copy of a node (faster than copy.copy, which goes through __reduce_ex__)."""
+    new = node.__class__.__new__(node.__class__)
+    new.__dict__.update(node.__dict__)
+    return new
 
 
 def assign(target, value, pos=None):

@@ -16,9 +16,7 @@ before they are written: only those are kept in the frame (they become part of t
 from __future__ import annotations
 
 import ast
-import copy
-
-from ..ir import K, Load, Local, Stop, walk_exprs
+from ..ir import K, Load, Local, Stop, clone, walk_exprs
 from ..program import DONE
 
 __all__ = ["stops", "liveness", "entries"]
@@ -129,7 +127,7 @@ def _fresh(block: list) -> list:
 def _fresh_stmt(s):
     """A copy of the statement whose blocks can be changed apart from the original's."""
     if isinstance(s, (ast.If, ast.While, ast.For)):
-        s = copy.copy(s)
+        s = clone(s)
         s.body = _fresh(s.body) or [ast.Pass()]
         s.orelse = _fresh(s.orelse)
     return s
