@@ -9,7 +9,7 @@ from dsl import RulesError
 
 def main(argv: list[str]) -> int:
     from dsl.format import format_text
-    from .cli import _Parser
+    from .args import _Parser
     parser = _Parser(prog="rulesrun fmt", formatter_class=argparse.RawDescriptionHelpFormatter,
                      description="Lay out rules files in the one canonical layout, keeping their comments.\n"
                                  "Files are rewritten in place; with --check nothing is written, and the\n"

@@ -235,7 +235,7 @@ def make_server():
 
 
 def main(argv: list[str]) -> int:
-    from .cli import _Parser
+    from .args import _Parser
     parser = _Parser(prog="rulesrun lsp", description="Run the language server for .rules files on stdin/stdout "
                      "(for an editor to start; see docs/editors.md).")
     parser.parse_args(argv)

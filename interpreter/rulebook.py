@@ -407,7 +407,7 @@ class Rulebook:
 
 
 def main(argv: list[str]) -> int:
-    from .cli import _Parser, _positive
+    from .args import _Parser, _positive
     from .rulebook_render import to_html, to_markdown
     parser = _Parser(prog="rulesrun doc", description="Write a rulebook a player can read from a rules file: the "
                      "components, the table, the flow of play as numbered steps, scoring and the variants.")
