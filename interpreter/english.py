@@ -231,7 +231,11 @@ class English:
                 return Step(f"[{title(call.func)}](#{anchor(call.func)}){args}.")
             return Step(cap(x(call)) + ".")
         if isinstance(s, A.Announce):
+            if getattr(s, "to", None) is not None:
+                return Step(f"Tell {x(s.to)} (and nobody else) {x(s.text)}")
             return Step(f"Announce {x(s.text)}")
+        if type(s).__name__ == "Reveal":
+            return Step(f"Show everyone {', '.join(x(v) for v in s.exprs)}.")
         if isinstance(s, A.Pass):
             return None
         if isinstance(s, A.EndGame):

@@ -105,6 +105,11 @@ def test_english_renderer_is_generic():
     step, = en.steps(flow.body)
     assert step.text == ("Each player in turn, starting with Player 2, lays a card (c) from their hand, "
                          "one where its rank is more than 2 and the pile is not empty if they can (otherwise any).")
+    rules = parse_text("zone hand per player: owner\nflow:\n    for p in players:\n        reveal p.hand\n"
+                       "        announce to p \"You hold {size(p.hand)}.\"\n")
+    inner = en.steps(rules.items[-1].body)[0].sub
+    assert [s.text for s in inner] == ["Show everyone their hand.",
+                                       "Tell the player (and nobody else) “You hold ‹the number of cards in their hand›.”"]
     assert _third_person("play") == "plays" and _third_person("pass") == "passes" and \
         _third_person("bid with") == "bids with" and _third_person("main phase:") is None
 
