@@ -4,39 +4,17 @@ The grammar lives in ``grammar/rules.lark`` (shipped inside the wheel as ``dsl/g
 """
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Token, Transformer, v_args
 from lark.exceptions import VisitError
-from lark.indenter import Indenter
 
 from . import ast as A
 from .errors import Pos, RulesError, deep_rules
 
 
-def grammar_path() -> Path:
-    """The grammar file: the ``grammar`` package ships it inside the wheel."""
-    import grammar
-    return Path(grammar.__file__).resolve().parent / "rules.lark"
-
-
-class _Indenter(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 8
-
-
-@functools.lru_cache(maxsize=1)
-def _lark() -> Lark:
-    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", postlex=_Indenter(),
-                propagate_positions=True, maybe_placeholders=True, start=["start", "test"])
-
-
+from .grammar_loader import _lark, grammar_path  # noqa: F401 (grammar_path: for tools)
 from .syntax_errors import SYNTAX_ERRORS as _SYNTAX_ERRORS, syntax_error as _syntax_error  # noqa: E402
 
 
@@ -85,9 +63,9 @@ def _check_text(source: str, path: str) -> None:
         return
     line = source.count("\n", 0, m.start()) + 1
     col = m.start() - (source.rfind("\n", 0, m.start()) + 1) + 1
-    raise RulesError(f"the text holds a control character (U+{ord(m.group()[0]):04X}), which a rules file may not",
-                     Pos(path, line, col), "remove it: it could change what a terminal shows",
-                     _CONTROLS.sub("?", source))
+    raise RulesError(f"unexpected character U+{ord(m.group()[0]):04X}", Pos(path, line, col),
+                     "a control character, which does not show here but could change what a terminal "
+                     "shows: remove it (a rules file may not hold control characters, even in a text)", source)
 
 
 def parse_expr(text: str, path: str, source: str, line: int, col: int) -> A.Expr:

@@ -10,11 +10,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.indenter import DedentError
 
 from .errors import Pos, RulesError, did_you_mean
-
-
-def _lark():
-    from .parser import _lark as lark
-    return lark()
+from .grammar_loader import _lark
 
 
 # ── syntax errors: Lark's exceptions turned into messages for people ──────────
@@ -109,6 +105,8 @@ def _expected_phrase(accepts: set, after: str | None) -> str | None:
     if {"INT", "STRING", "NAME"} <= texts:
         return "a condition" if after in _CONDITION_AFTER else "a value"
     words = {t for t in accepts if _text_of(t) not in _OPERATORS}
+    if after == "announce":     # 'announce to p "..."' is the rarer form: ask for the text
+        words = {t for t in words if _text_of(t) != "to"}
     if {"RPAR", "RSQB", "RBRACE"} & words:   # inside brackets, the comprehension words are noise
         words = {t for t in words if _text_of(t) not in ("for", "where")}
     if not words:

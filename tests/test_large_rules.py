@@ -49,7 +49,8 @@ def test_control_characters_in_a_rules_file_are_an_error(char):
     with pytest.raises(RulesError) as err:
         compile_body(f'flow:\n    announce "look {char}here"\n')
     e = err.value
-    assert "control character" in e.message and (e.pos.line, e.pos.column) == (LINES + 2, 20)
+    assert "unexpected character U+" in e.message and "control characters" in e.hint and "does not show" in e.hint
+    assert (e.pos.line, e.pos.column) == (LINES + 2, 20)
     assert char not in str(e)          # the line shown has it replaced
 
 
