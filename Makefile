@@ -14,6 +14,10 @@ $(STAMP): pyproject.toml
 	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[ray]' || echo 'Ray did not install: its test will be skipped'
 	@# CI also tests the OpenSpiel, PettingZoo and Gymnasium bridges (docs/interop.md; their tests skip without them)
 	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[openspiel,pettingzoo,gym]' || echo 'a bridge library did not install: its tests will be skipped'
+	@# CI also tests the language server (pygls), the flow diagram (Graphviz) and the HTML rulebook (Chromium)
+	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[lsp]' || echo 'pygls did not install: the language server tests will be skipped'
+	[ -z "$$CI" ] || { command -v dot >/dev/null && command -v chromium >/dev/null; } || \
+		{ apt-get update -qq && apt-get install -y -qq graphviz chromium; } || echo 'graphviz/chromium did not install: their tests will be skipped'
 	touch $(STAMP)
 
 install: $(STAMP)
