@@ -230,6 +230,13 @@ class EndGame(Stmt):
 
 
 @node
+class VariantTest(Expr):
+    """``variant NAME``: yes when the game is played with that variant (known when compiling)."""
+    name: str
+    name_pos: "Pos | None" = None
+
+
+@node
 class Reveal(Stmt):
     """The rules make these values public here (a card shown, a bid turned face up): a statement
     for the information-flow check; nothing changes at run time."""

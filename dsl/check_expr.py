@@ -91,6 +91,17 @@ class Expressions:
         table = [[(s + i) % n for i in range(n)] for s in range(n)]
         return sub(K(table), node), T.list_of(T.PLAYER)
 
+    def _e_VariantTest(self, e, scope):
+        """Known when compiling: the branches of a variant cost nothing when it is not chosen."""
+        if e.name not in self.available:
+            known = ", ".join(self.available) or "none"
+            self.err(f"unknown variant '{e.name}'", e.name_pos or e.pos,
+                     did_you_mean(e.name, self.available) or f"this game's variants: {known}")
+        if self.selected is None:
+            self.err("a variant's 'when' cannot ask which variants are chosen", e.pos,
+                     "'when' may depend on the player count and constants")
+        return K(e.name in self.selected), T.BOOL
+
     def _e_EveryCard(self, e, scope):
         if not self.card_names:
             self.err("'every card' is not known yet: the cards are made after the constants", e.pos,

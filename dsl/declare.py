@@ -29,6 +29,7 @@ class Declarations:
             else:
                 base.append(it)
         self.available = tuple(variants)
+        self.selected = None          # known once every variant's 'when' is worked out
         for name in self.requested:
             if name not in variants:
                 known = ", ".join(variants) or "none"

@@ -459,6 +459,9 @@ class _Builder(Transformer):
             self._fail("players are numbered from 1", self._pos(meta))
         return A.PlayerLit(pos=self._pos(meta), number=n)
 
+    def variant_test(self, meta, c):
+        return A.VariantTest(pos=self._pos(meta), name=str(c[0]), name_pos=self._tpos(c[0]))
+
     def all_cards(self, meta, c):
         return A.EveryCard(pos=self._pos(meta))
 

@@ -26,6 +26,9 @@ commands:
   rulesrun simulate FILE --games N play many games between bots and report the statistics
   rulesrun serve FILE [options]    play in the browser with friends on a local network (docs/web.md)
   rulesrun --load RECORD           resume a saved game
+  rulesrun fmt FILE... [--check]   lay out rules files canonically (docs/tools.md)
+  rulesrun doc FILE [--format html] write a rulebook from the rules file (docs/rulebooks.md)
+  rulesrun lsp                     the language server for editors (docs/editors.md)
 
 examples:
   rulesrun games/magic_shop.rules --players 4
@@ -246,6 +249,18 @@ def cmd_play(args) -> int:
     return repl.run()
 
 
+def _tool(module: str):
+    """A subcommand whose module is imported only when it runs: main(argv) -> exit status."""
+    def run(argv):
+        import importlib
+        return importlib.import_module(module, __package__).main(argv)
+    return run
+
+
+# Tools for people who write rules (docs/tools.md): rulesrun fmt, doc, lsp.
+TOOLS = {"fmt": _tool(".fmt"), "doc": _tool(".rulebook"), "lsp": _tool(".lsp")}
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     main_parser, comp_parser, check_parser, replay_parser = build_parsers()
@@ -262,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         if argv and argv[0] == "simulate":
             from .simulate import main as cmd_simulate
             return cmd_simulate(argv[1:])
+        if argv and argv[0] in TOOLS:
+            return TOOLS[argv[0]](argv[1:])
         if argv and argv[0] == "play":
             argv = argv[1:]
         return cmd_play(main_parser.parse_args(argv))

@@ -30,10 +30,11 @@ HELP = """Commands:
   undo              take back your last decision (and the bots' moves after it)
   save FILE         save the game (a YAML record) to resume it later
   load FILE         load a saved game of the same rules and carry on from there
+  rules             the rulebook of this game (made from its rules file)
   help              show this help
   quit              leave the game (offers to save)"""
 
-COMMANDS = ("state", "log", "hint", "undo", "save", "load", "help", "quit")
+COMMANDS = ("state", "log", "hint", "undo", "save", "load", "rules", "help", "quit")
 COLOUR_WORDS = {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green", "white": "white",
                 "purple": "magenta", "orange": "dark_orange", "grey": "grey62", "gray": "grey62",
                 "black": "bright_black", "pink": "pink1"}
@@ -344,6 +345,10 @@ class Repl:
                 n = int(rest) if rest.strip() else 20
                 log = self.state.log()
                 self.say("\n".join(f"  {line}" for line in log[-n:]) if log else "  (nothing yet)")
+                continue
+            if low == "rules" and not rest:
+                from .rulebook import rulebook_text
+                self.say(rulebook_text(self.game))
                 continue
             if low == "hint" and not rest:
                 self.say(f"A bot would choose: {self.hint()}")
