@@ -297,10 +297,17 @@ def cmd_play(args) -> int:
     return repl.run()
 
 
+class _NoSuchGame(Exception):
+    """FILE is neither a file nor a shipped game's name."""
+
+
 def _named(args):
     """A shipped game's name in place of FILE (``rulesrun magi``) becomes its file; a path stays."""
-    from .games import find_game
+    from .games import find_game, missing
     if getattr(args, "file", None):
+        problem = missing(args.file) if "/" not in args.file and not args.file.endswith(".rules") else None
+        if problem:
+            raise _NoSuchGame(f"rulesrun: error: {problem}")
         args.file = find_game(args.file)
     return args
 
@@ -337,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
         if argv and argv[0] == "play":
             argv = argv[1:]
         return cmd_play(_named(main_parser.parse_args(argv)))
+    except _NoSuchGame as e:
+        return _err(str(e))
     except RulesError as e:
         return _err(e.render())
     except RulesRuntimeError as e:

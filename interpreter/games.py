@@ -65,3 +65,15 @@ def game_summaries() -> list[tuple[str, str, str, str]]:
         players = "" if decl is None else (f"{decl.low}" if decl.low == decl.high else f"{decl.low}–{decl.high}")
         rows.append((stem, title, players, "example" if path.parent.name in ("examples",) else "game"))
     return rows
+
+
+def missing(name: str) -> str | None:
+    """A message for a FILE that is neither a file nor a shipped game's name (None when it is one)."""
+    if Path(find_game(name)).exists():
+        return None
+    import difflib
+    names = [stem for stem, _ in shipped()]
+    close = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return (f"no such rules file or shipped game: {name}{hint} "
+            f"('rulesrun list' names the shipped games: {', '.join(names)})")
