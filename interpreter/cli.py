@@ -52,7 +52,8 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):  # a clear message and exit 2, never a traceback
         self.print_usage(sys.stderr)
         print(f"rulesrun: error: {message}", file=sys.stderr)
-        print("Try 'rulesrun --help' for more.", file=sys.stderr)
+        from .command import rulesrun_command
+        print(f"Try '{rulesrun_command()} --help' for more.", file=sys.stderr)
         sys.exit(2)
 
 
@@ -147,7 +148,8 @@ def cmd_list() -> int:
             print(heading)
             for name, title, players, _ in group:
                 print(f"  {name:<{width}}  {title} ({players} players)")
-    print("Play one with: rulesrun NAME, e.g. rulesrun " + rows[0][0])
+    from .command import rulesrun_command
+    print(f"Play one with: {rulesrun_command()} NAME, e.g. {rulesrun_command()} {rows[0][0]}")
     return 0
 
 

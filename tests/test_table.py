@@ -318,3 +318,23 @@ def test_gachapon_never_asks_about_the_refund_twice_in_a_row():
             last = (p, str(action), len(state.log()))
             state.apply_action(action)
     assert declined > 10      # the Refund Card came up often enough for the check to mean something
+
+
+def test_a_face_up_bid_of_0_is_shown_to_everyone_and_nothing_before_the_reveal():
+    game = load_game(SHOP, players=4)
+    state = game.new_initial_state(seed=3)
+    state.apply_action("bid with Eye 0")
+    state.apply_action("place it face up")
+    assert [state.observation(1)["players"][p]["bid_face"] for p in range(4)] == [None] * 4   # not yet revealed
+    for p in range(1, 4):
+        state.apply_action(state.legal_actions()[0])
+        state.apply_action("place it face down, bidding 3")
+    seen = state.observation(1)["players"]
+    assert seen[0]["face_up_bid"] == [0] and seen[0]["bid_face"] == "up"
+    assert [seen[p]["face_up_bid"] for p in (1, 2, 3)] == [[], [], []]
+    out = io.StringIO()
+    from rich.console import Console
+    Console(file=out, width=140, no_color=True).print(render_view(state.observation(1), CardStyle(game)))
+    header = next(line for line in out.getvalue().splitlines() if "face up bid" in line or "face up" in line)
+    row = next(line for line in out.getvalue().splitlines() if line.strip().startswith("Player 1 "))
+    assert row[header.index("bid face"):].split()[:2] == ["up", "0"], out.getvalue()
