@@ -690,13 +690,18 @@ class _Builder(Transformer):
         player, var, source, where, label = c
         cond, able = where if where else (None, False)
         return A.Choose(pos=self._pos(meta), player=player, var=str(var), source=source, cond=cond,
-                        if_able=able, label=label.value[1:-1] if label else None)
+                        if_able=able, label=label.value[1:-1] if label else None, label_text=self._label(label))
 
     def subset_stmt(self, meta, c):
         player, var, source, where, such, label = c
         cond, able = where if where else (None, False)
         return A.Choose(pos=self._pos(meta), player=player, var=str(var), source=source, cond=cond,
-                        if_able=able, label=label.value[1:-1] if label else None, subset=True, such_that=such)
+                        if_able=able, label=label.value[1:-1] if label else None, subset=True, such_that=such,
+                        label_text=self._label(label))
+
+    def _label(self, tok):
+        """A label with {expressions} in it, parsed as a text; None for a plain label."""
+        return self._string(tok) if tok is not None and "{" in tok.value else None
 
     def expr_stmt(self, meta, c):
         e = c[0]
@@ -796,6 +801,15 @@ class _Builder(Transformer):
         var, source = self._binder(c[1], f"'{c[0]}(...)'")
         return A.Aggregate(pos=self._pos(meta), func=str(c[0]), expr=None, var=var, source=source, cond=c[2])
 
+    def _ranged(self, binder, high, what):
+        """'x in LOW to HIGH' in a filter: the binder's right side is the range's start."""
+        var, low = self._binder(binder, what)
+        return var, A.Range(pos=low.pos, low=low, high=high)
+
+    def aggregate_range(self, meta, c):
+        var, source = self._ranged(c[1], c[2], f"'{c[0]}(...)'")
+        return A.Aggregate(pos=self._pos(meta), func=str(c[0]), expr=None, var=var, source=source, cond=c[3])
+
     def number(self, meta, c):
         return A.Num(pos=self._pos(meta), value=self._int(c[0]))
 
@@ -832,6 +846,10 @@ class _Builder(Transformer):
     def list_filter(self, meta, c):
         var, source = self._binder(c[0], "'[... where ...]'")
         return A.ListComp(pos=self._pos(meta), expr=A.Name(pos=c[0].left.pos, id=var), var=var, source=source, cond=c[1])
+
+    def list_range(self, meta, c):
+        var, source = self._ranged(c[0], c[1], "'[... where ...]'")
+        return A.ListComp(pos=self._pos(meta), expr=A.Name(pos=c[0].left.pos, id=var), var=var, source=source, cond=c[2])
 
     def list_comp(self, meta, c):
         return A.ListComp(pos=self._pos(meta), expr=c[0], var=str(c[1]), source=c[2], cond=c[3])

@@ -56,6 +56,7 @@ class Decision:
     kind: str                # what is chosen: card, player, number, ... or subset
     type: str = ""           # the checker's type of each option (list:card for a subset of cards)
     unique_texts: bool = False   # the options can never read alike (so nothing to number)
+    whole_text: bool = False     # display(option) is the whole action text (a label with {...})
 
 
 @attrs.define
