@@ -158,6 +158,9 @@ class Repl:
         if len(self.humans) > 1 and self.last_human is not None and self.last_human != p:
             if not self.pass_screen(p):
                 return False
+            if self.compact():     # the compact table has no 'recent' row: repeat what was cleared
+                for line in self.state.log()[-3:]:
+                    self.say(f"  {line}")
         self.last_human = p
         actions = hand_order(self.state, self.style)
         if not self.compact():

@@ -338,3 +338,15 @@ def test_a_face_up_bid_of_0_is_shown_to_everyone_and_nothing_before_the_reveal()
     header = next(line for line in out.getvalue().splitlines() if "face up bid" in line or "face up" in line)
     row = next(line for line in out.getvalue().splitlines() if line.strip().startswith("Player 1 "))
     assert row[header.index("bid face"):].split()[:2] == ["up", "0"], out.getvalue()
+
+
+def test_hot_seat_on_a_small_screen_repeats_the_latest_announcements_after_the_pass_screen():
+    game = load_game(SHOP, players=3)
+    out = io.StringIO()
+    repl = Repl(game, game.new_initial_state(seed=2), ["human", "human", "random"], 2, out=out,
+                readline=feed(["1", "1", "", "1"]), interactive=True)
+    repl.console.size = (80, 24)
+    repl.run()
+    text = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", out.getvalue())
+    after_pass = text.split("Pass to Player 2")[1]
+    assert "Round 1 begins; Player 1 leads." in after_pass.split("── ")[0]
