@@ -229,6 +229,13 @@ class EndGame(Stmt):
 
 
 @node
+class Reveal(Stmt):
+    """The rules make these values public here (a card shown, a bid turned face up): a statement
+    for the information-flow check; nothing changes at run time."""
+    exprs: tuple
+
+
+@node
 class If(Stmt):
     branches: tuple  # of (cond, body)
     orelse: tuple | None

@@ -8,7 +8,6 @@ from typing import Any, Callable
 from . import ast as A
 from . import types as T
 from .errors import Pos, RulesError, RulesRuntimeError, did_you_mean
-from .ir import K, Local, ret
 from .program import VarInfo, ZoneInfo
 from .runtime import _value_key
 from .scope import Scope

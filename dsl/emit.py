@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from .ir import K, Best, Comp, Fn, Load, Local, Move, St, Stop
+from .ir import Load, Local, Move, Reveal, St, Stop
 from .program import CALL_DEPTH, DONE, STOP, SWITCH
 from .runtime import RUNTIME
 
@@ -32,10 +32,19 @@ class Namespace:
         self.ns: dict = {"__builtins__": __builtins__, **RUNTIME}
         self.path = path
         self.code_pos: dict[str, dict[int, Any]] = {}   # generated file name -> line -> Pos
-        self.sources: dict[str, str] = {}                # generated file name -> source (reading)
-        self.lines: dict[str, list] = {}                 # file name -> its lines, as numbered when run
+        self._modules: dict[str, ast.Module] = {}        # generated file name -> the code compiled
         self._consts: dict = {}
         self._n = 0
+
+    @property
+    def sources(self) -> dict:
+        """Generated file name -> the Python source, for reading (texts shown as their constants)."""
+        return {f: _Listing().visit(m) + "\n" for f, m in self._modules.items()}
+
+    @property
+    def lines(self) -> dict:
+        """Generated file name -> one line per statement, indexed as the running code numbers them."""
+        return {f: [_Listing().first_line(s) for s in _statements(m.body)] for f, m in self._modules.items()}
 
     def const(self, value) -> str:
         """The name of a value known when compiling, in the table of constants."""
@@ -87,23 +96,19 @@ class Namespace:
         if filename in self.code_pos:     # the same procedure for other argument types, another value
             filename = f"{filename[:-1]} #{sum(f.startswith(filename[:-1]) for f in self.code_pos) + 1}>"
         module = ast.Module(body=fns, type_ignores=[])
-        text = ast.unparse(ast.fix_missing_locations(module)) + "\n"
-        parsed = ast.parse(text, filename)
-        # the statements of the parsed text stand in the same order as those written: each line
-        # takes the rules position of its statement, or of the one before it
-        written = [s for s in ast.walk(module) if isinstance(s, ast.stmt)]
-        read = [s for s in ast.walk(parsed) if isinstance(s, ast.stmt)]
-        assert len(written) == len(read)
-        at_line = {r.lineno: getattr(w, "pos", None) for w, r in zip(written, read)}
+        # each statement is a line of its own, numbered in the order of the text; the line takes
+        # the rules position of its statement, or of the one before it
         poss, last = {}, None
-        for line in range(1, text.count("\n") + 1):
-            last = at_line.get(line) or last
+        for line, s in enumerate(_statements(fns), 1):
+            s.lineno = s.end_lineno = line
+            s.col_offset = s.end_col_offset = 0
+            last = getattr(s, "pos", None) or last
             if last is not None:
                 poss[line] = last
+        _locate(fns)
         self.code_pos[filename] = poss
-        self.sources[filename] = text
-        self.lines[filename] = text.split("\n")
-        exec(compile(parsed, filename, "exec"), self.ns)
+        self._modules[filename] = module
+        exec(compile(module, filename, "exec"), self.ns)
 
     def position(self, tb):
         """The rules position of the innermost generated line in a traceback, or None."""
@@ -114,6 +119,58 @@ class Namespace:
                 pos = table.get(tb.tb_lineno, pos)
             tb = tb.tb_next
         return pos
+
+
+class _Text(ast.Constant):
+    """A text from the rules: a constant of the code object (read as fast as a number), shown in
+    the listing by its name in the table of constants. It never passes through Python's parser."""
+    _fields = ("value", "kind")
+
+
+class _Listing(ast._Unparser):
+    """``ast.unparse``, with texts from the rules shown by their constants' names."""
+
+    def visit__Text(self, node):
+        self.write(node.alias)
+
+    def first_line(self, stmt) -> str:
+        if isinstance(stmt, (ast.If, ast.While, ast.For, ast.FunctionDef)):
+            head = {ast.If: "if", ast.While: "while", ast.For: "for"}.get(type(stmt))
+            if head is None:
+                return f"def {stmt.name}(...):"
+            if isinstance(stmt, ast.For):
+                return f"for {self.visit(stmt.target)} in {_Listing().visit(stmt.iter)}:"
+            return f"{head} {self.visit(stmt.test)}:"
+        return self.visit(stmt).split("\n", 1)[0]
+
+
+_NO_PLACE = (ast.expr_context, ast.operator, ast.cmpop, ast.boolop, ast.unaryop)
+
+
+def _locate(stmts) -> None:
+    """Every node below a statement (not in its blocks) on the statement's line: what
+    ``ast.fix_missing_locations`` does, in one pass over what needs it."""
+    for s in _statements(stmts):
+        line = s.lineno
+        todo = [getattr(s, f, None) for f in s._fields if f not in ("body", "orelse")]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, list):
+                todo.extend(n)
+            elif isinstance(n, ast.AST) and not isinstance(n, _NO_PLACE):
+                n.lineno = n.end_lineno = line
+                n.col_offset = n.end_col_offset = 0
+                todo.extend(getattr(n, f, None) for f in n._fields)
+
+
+def _statements(stmts):
+    """Every statement, in the order of the text."""
+    for s in stmts:
+        yield s
+        for field in ("body", "orelse"):
+            inner = getattr(s, field, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
 
 
 def _def(fname: str, params: list, body: list):
@@ -167,6 +224,8 @@ class _Writer:
             out = self._load(s.stop)
         elif isinstance(s, Move):
             out = self._move(s)
+        elif isinstance(s, Reveal):
+            out = []
         else:
             s = _shallow(s)
             for field, value in ast.iter_fields(s):
@@ -184,8 +243,7 @@ class _Writer:
         return out
 
     def expr(self, node):
-        import copy
-        return _Plain(self).visit(copy.deepcopy(node))
+        return _Plain(self).visit(node)
 
     def _stop(self, s: Stop) -> list:
         out = self.block(s.pre)
@@ -237,6 +295,10 @@ class _Writer:
     def _k(self, value):
         if value is None or isinstance(value, (bool, int)):
             return ast.Constant(value=value)
+        if type(value) is str:
+            node = _Text(value=value)
+            node.alias = self.space.const(value)
+            return node
         return _n(self.space.const(value))
 
     def _st(self, which: str):
@@ -253,6 +315,15 @@ class _Plain(ast.NodeTransformer):
 
     def __init__(self, w: _Writer):
         self.w = w
+
+    def generic_visit(self, node):       # a new node: the IR is shared by entries, never changed
+        new = _shallow(node)
+        for field, old in ast.iter_fields(node):
+            if isinstance(old, list):
+                setattr(new, field, [self.visit(x) if isinstance(x, ast.AST) else x for x in old])
+            elif isinstance(old, ast.AST):
+                setattr(new, field, self.visit(old))
+        return new
 
     def visit_K(self, node):
         return self.w._k(node.value)
@@ -299,8 +370,9 @@ class _Plain(ast.NodeTransformer):
 
 
 def _shallow(s):
-    import copy
-    return copy.copy(s)
+    new = s.__class__.__new__(s.__class__)
+    new.__dict__.update(s.__dict__)
+    return new
 
 
 def _stores(s) -> None:
@@ -312,12 +384,11 @@ def _stores(s) -> None:
 
 
 def _as_store(t):
-    import copy
     if isinstance(t, (ast.Name, ast.Subscript, ast.Attribute)):
-        t = copy.copy(t)
+        t = _shallow(t)
         t.ctx = ast.Store()
     elif isinstance(t, (ast.Tuple, ast.List)):
-        t = copy.copy(t)
+        t = _shallow(t)
         t.elts = [_as_store(e) for e in t.elts]
         t.ctx = ast.Store()
     return t

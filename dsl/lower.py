@@ -14,10 +14,13 @@ import ast
 from . import ast as A
 from . import types as T
 from .errors import RulesError, did_you_mean
-from .ir import (K, Comp, Fn, Local, Move, St, Stop, assign, at, augassign, binop, call, compare,
+from .ir import (K, Comp, Fn, Local, Move, Reveal, St, Stop, assign, at, augassign, binop, call, compare,
                  expr_stmt, name, not_, ret, sub)
+from . import facts
+from .ir import walk_exprs
 from .passes.inline import simple
-from .program import DONE, STOP, SWITCH, Decision, Template
+from .passes.resume import stops
+from .program import SWITCH, Decision, Template
 from .scope import Scope
 
 
@@ -123,8 +126,14 @@ class Statements:
         labels = self.next_label - 1
         self.next_label = saved_label
         what = f"procedure {pname}" if pname != "flow" else "flow"
+        self.ir_bodies.append(stmts)
+        self.ir_procs[ref] = (args, stmts)
         if resumable:
             self.procs[ref] = self.gen.resumable(ref, stmts, scope.n, labels, what)
+            slot_types = {n.slot: n.rtype for s in stmts for n in walk_exprs(s)
+                          if isinstance(n, Local) and n.mode == "frame" and n.rtype not in (None, T.NONE)}
+            self.frame_types[ref] = facts.frame_types(stops(stmts), slot_types)
+            self.frame_types[ref][0] = [slot_types.get(i, T.NONE) for i in range(scope.n)]
             self.proc_nslots[ref] = scope.n
             self.proc_pad[ref][:] = [None] * (scope.n - len(params))
         else:
@@ -244,6 +253,9 @@ class Statements:
         entry = ast.Tuple(elts=[_S("ann"), K(tid), *vals], ctx=ast.Load())
         return [assign(_S("ann"), entry, s.pos)]
 
+    def _s_Reveal(self, s, scope):
+        return [Reveal([self.expr(e, scope)[0] for e in s.exprs], s.pos)]
+
     def _s_EndGame(self, s, scope):
         clear = at(ast.Delete(targets=[ast.Subscript(value=_S("frames"), slice=ast.Slice(), ctx=ast.Del())]), s.pos)
         return [clear, ret(K(SWITCH), s.pos)]
@@ -280,7 +292,9 @@ class Statements:
                                                    sub(K(self.proc_pad), K(ref)))], ctx=ast.Load())
         pre = [at(too_deep, s.pos), assign(name("_G"), frame, s.pos),
                expr_stmt(call(ast.Attribute(value=_S("frames"), attr="append", ctx=ast.Load()), name("_G")), s.pos)]
-        return [Stop("call", self._label(), pre, s.pos, callee=ref)]
+        stop = Stop("call", self._label(), pre, s.pos, callee=ref)
+        stop.args = nodes
+        return [stop]
 
     def _label(self) -> int:
         self.next_label += 1
@@ -329,7 +343,7 @@ class Statements:
             body = self.block(s.body, scope)
             return [at(ast.For(target=scope.ref(scope.temp()), iter=call("range", n),
                                body=body or [at(ast.Pass(), s.pos)], orelse=[]), s.pos)]
-        count = Local(scope.n, scope.mode)      # rounds left, kept in the frame
+        count = Local(scope.n, scope.mode, T.NUMBER)      # rounds left, kept in the frame
         scope.n += 1
         body = self.block(s.body, scope) + [augassign(count, "-", K(1), s.pos)]
         return [assign(count, n, s.pos), at(ast.While(test=compare(count, ">", K(0)), body=body, orelse=[]), s.pos)]
@@ -341,7 +355,7 @@ class Statements:
             body = self.block(s.body, scope)
             return [at(ast.For(target=var, iter=call("list", src) if is_zone else src,
                                body=body or [at(ast.Pass(), s.pos)], orelse=[]), s.pos)]
-        items, idx = Local(scope.n, scope.mode), Local(scope.n + 1, scope.mode)   # kept in the frame
+        items, idx = Local(scope.n, scope.mode, T.list_of(et)), Local(scope.n + 1, scope.mode, T.NUMBER)   # in the frame
         scope.n += 2
         body = [assign(var, sub(items, idx), s.pos)] + self.block(s.body, scope) + [augassign(idx, "+", K(1), s.pos)]
         return [assign(items, call("list", src), s.pos), assign(idx, K(0), s.pos),

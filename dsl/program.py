@@ -45,6 +45,7 @@ class VarInfo:
     type: str
     visibility: str
     initial: Any
+    domain: tuple | None = None   # every value it can hold, where the compiler knows (dsl.facts)
 
 
 @attrs.define
@@ -101,6 +102,8 @@ class Program:
     max_players: int = 0
     heuristic: Callable | None = None   # f(S, seat): how well a seat stands mid-game (bots' guide)
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
+    warnings: list = attrs.Factory(list)      # leaks found, with allow_leaks (dsl.infoflow)
+    frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
 
 
 class NoLegalAction(RulesRuntimeError):

@@ -18,6 +18,7 @@ from pathlib import Path
 from dsl import RulesError, RulesRuntimeError
 
 from . import __doc__ as _pkg_doc  # noqa: F401
+from .args import _Parser, _positive, _seed
 
 COMMANDS = ("play", "compile", "check", "replay", "simulate", "list")
 # The bot in every seat but the first when --seats is not given: one that answers well under a
@@ -46,32 +47,6 @@ examples:
   rulesrun check games/magic_shop.rules --games 50
   rulesrun simulate games/magic_shop.rules --games 100 --players 4 --seats ismcts:100,random,random,random
 """
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # a clear message and exit 2, never a traceback
-        self.print_usage(sys.stderr)
-        print(f"rulesrun: error: {message}", file=sys.stderr)
-        from .command import rulesrun_command
-        print(f"Try '{rulesrun_command()} --help' for more.", file=sys.stderr)
-        sys.exit(2)
-
-
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {n}")
-    return n
-
-
-def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
 
 
 def _common(p: argparse.ArgumentParser, optional: bool = False) -> None:
@@ -103,6 +78,8 @@ def build_parsers():
                            "'rulesrun check' writes such a file when it finds a problem")
     comp = _Parser(prog="rulesrun compile", description="Check a rules file and print a one-line summary of the game.")
     _common(comp)
+    comp.add_argument("--allow-leaks", action="store_true",
+                      help="report hidden information reaching what every seat sees as warnings, not errors")
     check = _Parser(prog="rulesrun check", formatter_class=argparse.RawDescriptionHelpFormatter,
                     description="Property-test a rules file: play many games chosen by hypothesis and check, at\n"
                                 "every step, that the player to move has a legal action, cards are conserved,\n"
@@ -189,7 +166,7 @@ def cmd_compile(args) -> int:
     games, first_error = [], None
     for n in counts:
         try:
-            games.append(Game(compile_rules(rules, n, tuple(args.variant))))
+            games.append(Game(compile_rules(rules, n, tuple(args.variant), allow_leaks=args.allow_leaks)))
         except RulesError as e:
             if args.players or "players, not" not in e.message:
                 raise
@@ -197,6 +174,11 @@ def cmd_compile(args) -> int:
     if not games:
         raise first_error
     counts = [x.players for x in games]
+    warned = set()
+    for w in (w for x in games for w in x.program.warnings):
+        if str(w) not in warned:
+            warned.add(str(w))
+            print(str(w).replace(": error: ", ": warning: ", 1), file=sys.stderr)
     g = games[0]
     prog = g.program
     players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"

@@ -21,9 +21,7 @@ a resumable procedure share statements.
 from __future__ import annotations
 
 import ast
-import copy
-
-from ..ir import Best, Comp, Fn, Local, Move, Stop, assign, augassign, at, compare, boolop, name, not_, walk_exprs
+from ..ir import Best, Comp, Fn, Local, Move, assign, clone, augassign, at, compare, boolop, name, not_, walk_exprs
 
 _LOWERED = ("any", "all", "count", "sum")
 
@@ -50,7 +48,7 @@ class Loops:
             split = ast.If(test=v.test, body=[assign(s.targets[0], v.body, pos)],
                            orelse=[assign(s.targets[0], v.orelse, pos)])
             return self.stmt(at(split, pos))
-        s = copy.copy(s)
+        s = clone(s)
         for field in ("body", "orelse", "pre"):
             if isinstance(getattr(s, field, None), list):
                 setattr(s, field, self.block(getattr(s, field)))
@@ -183,7 +181,7 @@ def _none():
 
 
 def _with(node, **fields):
-    node = copy.copy(node)
+    node = clone(node)
     for k, v in fields.items():
         setattr(node, k, v)
     return node

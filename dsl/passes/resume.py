@@ -16,9 +16,7 @@ before they are written: only those are kept in the frame (they become part of t
 from __future__ import annotations
 
 import ast
-import copy
-
-from ..ir import K, Load, Local, Stop, walk_exprs
+from ..ir import K, Load, Local, Reveal, Stop, clone, walk_exprs
 from ..program import DONE
 
 __all__ = ["stops", "liveness", "entries"]
@@ -70,6 +68,8 @@ def _stmt(s, after: set, found: dict) -> set:
         return _block(s.pre, kept, found)
     if isinstance(s, ast.Return):
         return _frame_locals(s)
+    if isinstance(s, Reveal):             # a declaration for the information-flow check: no code
+        return after
     if isinstance(s, ast.If):
         return _frame_locals(s.test) | _block(s.body, after, found) | _block(s.orelse, after, found)
     if isinstance(s, ast.While):
@@ -129,7 +129,7 @@ def _fresh(block: list) -> list:
 def _fresh_stmt(s):
     """A copy of the statement whose blocks can be changed apart from the original's."""
     if isinstance(s, (ast.If, ast.While, ast.For)):
-        s = copy.copy(s)
+        s = clone(s)
         s.body = _fresh(s.body) or [ast.Pass()]
         s.orelse = _fresh(s.orelse)
     return s
