@@ -36,6 +36,7 @@ SLOW = {
     "test_reference_magic_shop.py": ["test_engine_matches_reference"],
     "test_simulate.py": ["test_the_same_results_with_one_job_or_two"],
     "test_agents.py": ["test_ismcts_beats_random_significantly"],
+    "test_equivalence.py": ["test_same_play_as_before"],
     "test_magi_cli.py": ["test_all_bot_catastrophe_game_plays_to_the_end",
                          "test_all_bot_game_without_the_variant_plays_to_the_end",
                          "test_make_play_with_piped_moves_plays_on"],
