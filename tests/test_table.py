@@ -255,7 +255,7 @@ def test_magic_shop_shows_this_rounds_lead_from_the_start_of_the_round():
 def test_the_opening_line_names_the_variants():
     game = load_game(MAGI, players=4, variants=("catastrophe",))
     out = io.StringIO()
-    Repl(game, game.new_initial_state(seed=1), ["random"] * 4, 1, out=out, readline=feed([])).run()
+    Repl(game, game.new_initial_state(seed=1), ["human"] + ["random"] * 3, 1, out=out, readline=feed([])).run()
     assert out.getvalue().splitlines()[0].endswith("; variant catastrophe; seed 1")
 
 

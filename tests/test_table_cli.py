@@ -56,6 +56,7 @@ def test_version(capsys):
     assert re.fullmatch(r"rulesrun \S+\n", capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_a_game_by_name_from_another_directory(tmp_path):
     r = run([EXE, "gachapon", "--seats", "random,random", "--seed", "1"], cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -78,6 +79,7 @@ def test_the_default_bots_are_the_strong_fast_ones(capsys, monkeypatch):
     assert f"(Player 1: human, Player 2: {DEFAULT_BOT}, Player 3: {DEFAULT_BOT})" in first
 
 
+@pytest.mark.slow
 def test_the_resume_command_printed_works_as_shown(tmp_path):
     """Without the venv on the PATH (after `make play`), the message names the command by its path."""
     if not EXE.exists():
