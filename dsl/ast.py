@@ -216,6 +216,7 @@ class ExprStmt(Stmt):
 @node
 class Announce(Stmt):
     text: Str
+    to: "Expr | None" = None         # a private announcement: only this player is told
 
 
 @node

@@ -263,6 +263,9 @@ class InfoFlow:
         return env
 
     def _announce(self, s, env):
+        tid = s.value.elts[1]
+        if isinstance(tid, K) and self.c.templates[tid.value].private:
+            return env          # told to one seat: not what every seat sees (its seat is not checked)
         for v in s.value.elts[2:]:
             if self._revealed(v, env):
                 continue
@@ -316,7 +319,17 @@ def _state_read(node):
     return None
 
 
+def analyse(comp) -> tuple[list, set]:
+    """(the leaks, as RulesErrors first by position; the state values that hold secrets: every
+    ``owner`` value, and the ``hidden`` ones something secret is written to)."""
+    flow = InfoFlow(comp)
+    leaks = sorted(flow.run(), key=lambda e: (e.pos.line, e.pos.column) if e.pos else (0, 0))
+    secret = {key for key, t in flow.var_taint.items() if t}
+    for part, table in (("g", comp.globals), ("pv", comp.pvars), ("cv", comp.cvars)):
+        secret |= {(part, i) for i, info in table.values() if info.visibility == "owner"}
+    return leaks, secret
+
+
 def check(comp) -> list:
     """The leaks in a compiled program, as RulesErrors (first by position)."""
-    leaks = InfoFlow(comp).run()
-    return sorted(leaks, key=lambda e: (e.pos.line, e.pos.column) if e.pos else (0, 0))
+    return analyse(comp)[0]

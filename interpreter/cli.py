@@ -10,7 +10,6 @@ FILE is a path, or the name of a shipped game or example (``rulesrun magi``).
 from __future__ import annotations
 
 import argparse
-import random
 import re
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 from dsl import RulesError, RulesRuntimeError
 
 from . import __doc__ as _pkg_doc  # noqa: F401
-from .args import _Parser, _positive, _seed
+from .args import _delay, _Parser, _positive, _seed
 
 COMMANDS = ("play", "compile", "check", "replay", "simulate", "list")
 # The bot in every seat but the first when --seats is not given: one that answers well under a
@@ -69,7 +68,7 @@ def build_parsers():
                       help="who plays each seat, a comma list of human, random, greedy, ismcts, "
                            "ismcts:N (N iterations a move) or ismcts:Ts (T seconds a move) "
                            f"(default: seat 1 human, the others {DEFAULT_BOT})")
-    main.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+    main.add_argument("--delay", type=_delay, default=0.0, metavar="SECONDS",
                       help="pause this long after each bot move, to watch them play (default: 0)")
     main.add_argument("--load", metavar="RECORD",
                       help="resume a game saved with 'save FILE' at the prompt (FILE is then optional)")
@@ -131,14 +130,15 @@ def cmd_list() -> int:
 
 
 def _err(msg: str) -> int:
-    print(msg, file=sys.stderr)
+    from .safe_text import safe
+    print(safe(msg, lines=True), file=sys.stderr)
     return 1
 
 
 def _allowed_players(path: str):
-    from dsl import parse_file
     from dsl.ast import PlayersDecl
-    rules = parse_file(path)
+    from .files import load_rules_text
+    rules = load_rules_text(path)
     decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
     return rules, (decl.low, decl.high) if decl else None
 
@@ -184,10 +184,11 @@ def cmd_compile(args) -> int:
     players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
     variants = prog.available_variants
     cards = sorted({len(x.program.card_names) for x in games})
-    print(f"ok: {prog.title} — {players} players, {'/'.join(map(str, cards))} cards, "
+    from .safe_text import safe
+    print(safe(f"ok: {prog.title} — {players} players, {'/'.join(map(str, cards))} cards, "
           f"{len([z for z in prog.zones if z.owner is None])} shared + {len(prog.families)} per-player zones, "
           f"{_n(len(prog.decisions), 'decision')}, {_n(len(prog.invariants), 'invariant')}"
-          + (f", variants: {', '.join(variants)}" if variants else ""))
+          + (f", variants: {', '.join(variants)}" if variants else "")))
     return 0
 
 
@@ -218,18 +219,20 @@ def _resume(args) -> int:
             parse_seats(",".join(record.get("seats") or []) or None, game.players)
     except ValueError as e:
         return _err(f"rulesrun: error: {e}")
-    repl = Repl(game, state, seats, record["seed"], delay=max(args.delay, 0.0))
+    repl = Repl(game, state, seats, record["seed"], delay=args.delay)
     repl.moves = [(-1, a) for a in state.history()]
+    repl.reseeds = [list(r) for r in record["reseeds"]]
     repl.log_seen = len(state.log())
     repl.say(f"Resuming {args.load}: {len(repl.moves)} decisions in.")
     return repl.run()
 
 
 def _read_moves(path: str) -> list[str]:
+    from .files import FileProblem, read_text
     try:
-        text = open(path, encoding="utf-8").read()
-    except OSError as e:
-        raise SystemExit(_err(f"rulesrun: error: cannot read the moves file {path}: {e.strerror or e}"))
+        text = read_text(path, "moves file")
+    except FileProblem as e:
+        raise SystemExit(_err(f"rulesrun: error: {e}"))
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
@@ -242,7 +245,7 @@ def cmd_replay(args) -> int:
         return _err(f"rulesrun replay: error: {e}")
     seat = None
     if args.seat != "all":
-        if not args.seat.isdigit() or not 1 <= int(args.seat) <= game.players:
+        if not (args.seat.isascii() and args.seat.isdigit()) or not 1 <= int(args.seat) <= game.players:
             return _err(f"rulesrun replay: error: --seat takes a player from 1 to {game.players} or 'all', "
                         f"not {args.seat!r}")
         seat = int(args.seat) - 1
@@ -261,20 +264,19 @@ def _stdin_empty() -> bool:
 def cmd_play(args) -> int:
     from .agents import parse_seats
     from .engine import load_game
+    from .hotseat import fresh_seed
     from .repl import Repl
     if args.load:
         return _resume(args)
     if args.file is None:
         return _err("rulesrun: error: give a rules file to play (or --load RECORD to resume a saved game)")
-    if args.delay < 0:
-        return _err("rulesrun: error: --delay cannot be negative")
     game = load_game(args.file, players=args.players, variants=tuple(args.variant))
     spec = args.seats or ",".join(["human"] + [DEFAULT_BOT] * (game.players - 1))
     try:
         seats = parse_seats(spec, game.players)
     except ValueError as e:
         return _err(f"rulesrun: error: {e}")
-    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    seed = args.seed if args.seed is not None else fresh_seed()   # 62 bits from the OS: not guessable
     state = game.new_initial_state(seed=seed)
     repl = Repl(game, state, seats, seed, delay=args.delay)
     if args.moves:

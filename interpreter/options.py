@@ -65,7 +65,7 @@ def resolve_input(text: str, actions: list) -> tuple[object | None, str | None]:
     (``blue`` for 'name the colour blue', ``red shield`` for 'play red Shield'), case-insensitively.
     Returns (action, None) or (None, a message that lists the candidates)."""
     t = " ".join(text.split())
-    if t.isdigit():
+    if t.isascii() and t.isdigit():       # '²' and other digits int() does not read are text
         n = int(t)
         if 1 <= n <= len(actions):
             return actions[n - 1], None

@@ -256,7 +256,7 @@ def test_the_opening_line_names_the_variants():
     game = load_game(MAGI, players=4, variants=("catastrophe",))
     out = io.StringIO()
     Repl(game, game.new_initial_state(seed=1), ["human"] + ["random"] * 3, 1, out=out, readline=feed([])).run()
-    assert out.getvalue().splitlines()[0].endswith("; variant catastrophe; seed 1")
+    assert out.getvalue().splitlines()[0].endswith("random); variant catastrophe")   # no seed while a human plays
 
 
 def test_delay_works_when_every_seat_is_a_bot(monkeypatch):

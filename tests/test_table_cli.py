@@ -74,7 +74,7 @@ def test_an_unknown_name_gets_a_suggestion(capsys):
 def test_the_default_bots_are_the_strong_fast_ones(capsys, monkeypatch):
     import io
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    assert main(["gachapon", "--players", "3", "--seed", "1"]) == 0
+    main(["gachapon", "--players", "3", "--seed", "1"])          # left unfinished at the first question
     first = capsys.readouterr().out.splitlines()[0]
     assert f"(Player 1: human, Player 2: {DEFAULT_BOT}, Player 3: {DEFAULT_BOT})" in first
 
@@ -93,8 +93,9 @@ def test_the_resume_command_printed_works_as_shown(tmp_path):
     command = shlex.split(m.group(1))
     assert command[0] != "rulesrun" and command[1:] == ["--load", "my game.yaml"]
     again = run(command, cwd=tmp_path, stdin="", path=path_without_venv())
-    assert again.returncode == 0 and re.search(r"^Resuming my game.yaml: \d+ decisions in\.", again.stdout, re.M), \
+    assert re.search(r"^Resuming my game.yaml: \d+ decisions in\.", again.stdout, re.M), \
         again.stdout + again.stderr
+    assert "Traceback" not in again.stderr and again.stdout.rstrip().endswith("Game left unfinished.")
     # with the venv on the PATH (activated), plain `rulesrun`
     r = run([EXE, "g.rules", "--players", "3", "--seed", "2"], cwd=tmp_path, stdin="save b.yaml\n",
             path=str(BIN) + os.pathsep + path_without_venv())
@@ -135,7 +136,8 @@ def test_every_readme_command_works_as_printed(tmp_path):
             words[words.index("--games") + 1] = "2"
         stdin = "save mygame.yaml\nquit\n"
         r = run(words, cwd=tmp_path, stdin=stdin, path=path, timeout=600)
-        assert r.returncode == 0, f"{line}\n{r.stdout[-1500:]}\n{r.stderr[-1500:]}"
+        left = r.returncode == 1 and r.stdout.rstrip().endswith("Game left unfinished.")   # quit at a human seat
+        assert r.returncode == 0 or left, f"{line}\n{r.stdout[-1500:]}\n{r.stderr[-1500:]}"
         assert "Traceback" not in r.stderr and "error" not in r.stderr.lower(), f"{line}\n{r.stderr}"
 
 

@@ -27,8 +27,16 @@ def stops(stmts: list) -> list:
 
 
 # ── liveness ─────────────────────────────────────────────────────────────────
+_READS: dict = {}      # id(node) -> (node, its frame locals), for one liveness run
+
+
 def _frame_locals(node) -> set:
-    return {n.slot for n in walk_exprs(node) if isinstance(n, Local) and n.mode == "frame"}
+    hit = _READS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    found = frozenset(n.slot for n in walk_exprs(node) if isinstance(n, Local) and n.mode == "frame")
+    _READS[id(node)] = (node, found)
+    return found
 
 
 def _targets(targets) -> set:
@@ -99,11 +107,14 @@ def liveness(body: list) -> None:
     """Set each stop's ``saved`` locals (and its decision's slot: the chosen value comes after
     them in the frame)."""
     found: dict = {}
-    while True:   # a stop keeps what is live where it resumes: go round until that settles
-        before = {k: set(v) for k, v in found.items()}
-        _block(body, set(), found)
-        if found == before:
-            break
+    try:
+        while True:   # a stop keeps what is live where it resumes: go round until that settles
+            before = {k: set(v) for k, v in found.items()}
+            _block(body, set(), found)
+            if found == before:
+                break
+    finally:
+        _READS.clear()
     for stop in stops(body):
         chosen = {stop.chosen.slot} if stop.chosen is not None else set()
         stop.saved = sorted(found.get(stop.label, set()) - chosen)
