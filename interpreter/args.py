@@ -10,7 +10,8 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):  # a clear message and exit 2, never a traceback
         self.print_usage(sys.stderr)
         print(f"rulesrun: error: {message}", file=sys.stderr)
-        print("Try 'rulesrun --help' for more.", file=sys.stderr)
+        from .command import rulesrun_command   # the command as it can be typed here
+        print(f"Try '{rulesrun_command()} --help' for more.", file=sys.stderr)
         sys.exit(2)
 
 

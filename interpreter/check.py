@@ -390,4 +390,5 @@ def report_failure(path: str, f: Failure, out) -> None:
     for i, a in shown:
         print(f"  {i:>4}. {a}" if i is not None else f"        {a}", file=out)
     print("Replay it step by step:", file=out)
-    print(f"  rulesrun {path} --players {f.players}{v} --seed {f.seed} --moves {moves} --seats {seats}", file=out)
+    from .command import rulesrun_command
+    print(f"  {rulesrun_command()} {path} --players {f.players}{v} --seed {f.seed} --moves {moves} --seats {seats}", file=out)

@@ -6,199 +6,42 @@ commands, history) and output uses rich (colours); with piped input and output, 
 """
 from __future__ import annotations
 
+import os
+import shlex
 import sys
 import time
 from pathlib import Path
 from typing import Callable, TextIO
 
 from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
 
 from .agents import make_agent
+from .command import rulesrun_command
 from .engine import Game, GameError, State
 from .hotseat import clear_for_next_player, drawn_since, rewind, undo_point
+from .options import find_card, hand_order, resolve_input
 from .record import RecordError, make_record, open_record, save_record
 from .safe_text import SafeConsole, safe
+from .table import COMPACT_HEIGHT, COMPACT_WIDTH, CardStyle, explain_card, final_report, option_lines, render_view
+
+__all__ = ["Repl", "ReplayViewer", "CardStyle", "render_view", "final_report", "resolve_input", "observe_all"]
 
 HELP = """Commands:
   <number>          choose the option with that number
-  <text>            choose an option by its text, or a unique beginning of it (e.g. 'play Red 5')
-  state             show the table again
+  <text>            choose an option by any unique run of words in it, in any case
+                    (e.g. 'play Red 5', 'red 5', 'blue'); if several fit, they are listed
+  state             show the whole table again
+  explain CARD      what the rules file says about a card (e.g. 'explain Wine 5')
   log [N]           show the last N announcements (default 20)
   hint              what a bot would choose here
   undo              take back your last decision (and the bots' moves after it)
   save FILE         save the game (a YAML record) to resume it later
   load FILE         load a saved game of the same rules and carry on from there
+  rules             the rulebook of this game (made from its rules file)
   help              show this help
   quit              leave the game (offers to save)"""
 
-COMMANDS = ("state", "log", "hint", "undo", "save", "load", "help", "quit")
-COLOUR_WORDS = {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green", "white": "white",
-                "purple": "magenta", "orange": "dark_orange", "grey": "grey62", "gray": "grey62",
-                "black": "bright_black", "pink": "pink1"}
-PALETTE = ["red", "green", "blue", "magenta", "cyan", "yellow", "dark_orange", "grey62", "bright_green"]
-
-
-class CardStyle:
-    """Colours cards by their first attribute of a kind (suit, colour, ...) and sorts hands."""
-
-    def __init__(self, game: Game):
-        prog = game.program
-        self.names = prog.card_names
-        attrs = list(prog.attr_types)
-        enum_attr = next((a for a in attrs if prog.attr_types[a].startswith("enum:")), None)
-        self.style = {}
-        orders: dict[str, dict] = {}
-        for a in attrs:
-            if prog.attr_types[a].startswith("enum:"):
-                orders[a] = {v: i for i, v in enumerate(dict.fromkeys(prog.card_attrs[a]))}
-        if enum_attr:
-            values = list(orders[enum_attr])
-            for cid, v in enumerate(prog.card_attrs[enum_attr]):
-                self.style[prog.card_names[cid]] = COLOUR_WORDS.get(str(v).lower(),
-                                                                    PALETTE[values.index(v) % len(PALETTE)])
-        self.key = {}
-        for cid, name in enumerate(prog.card_names):
-            k = []
-            for a in attrs:
-                v = prog.card_attrs[a][cid]
-                if a in orders:
-                    k.append((0, orders[a][v], ""))
-                elif isinstance(v, (int, float)) and not isinstance(v, bool):
-                    k.append((0, v, ""))
-                else:
-                    k.append((1, 0, str(v)))
-            self.key[name] = tuple(k)
-
-    def card(self, name: str) -> Text:
-        return Text(name, style=self.style.get(name, ""))
-
-    def cards(self, names: list[str], sort: bool = False) -> Text:
-        if not names:
-            return Text("—", style="dim")
-        if sort:
-            names = sorted(names, key=lambda n: self.key.get(n, ()))
-        out = Text()
-        for i, n in enumerate(names):
-            if i:
-                out.append("  ")
-            out.append_text(self.card(n))
-        return out
-
-
-def _plain(v) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, list):
-        return ", ".join(str(x) for x in v) if v else "—"
-    return "—" if v is None else str(v)
-
-
-def _zone_text(view: dict, style: CardStyle, annotate: dict | None = None, sort=False) -> Text:
-    if "cards" in view:
-        cards = view["cards"]
-        if annotate and cards:
-            out = Text()
-            for i, c in enumerate(cards):
-                if i:
-                    out.append(" · ")
-                out.append_text(style.card(c))
-                if c in annotate:
-                    out.append(f" ({annotate[c]})", style="dim")
-            return out
-        return style.cards(cards, sort=sort)
-    if "count" in view:
-        n = view["count"]
-        return Text(f"{n} card{'s' if n != 1 else ''}", style="dim")
-    return Text("hidden", style="dim")
-
-
-def render_view(obs: dict, style: CardStyle | None = None, recent: int = 6) -> Table:
-    """One seat's observation as a rich renderable (printed as plain text when not a terminal)."""
-    seat = obs["seat"]
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(style="bold", no_wrap=True)
-    grid.add_column()
-    title = Text(f"{obs['game']} — you are Player {seat + 1}", style="bold")
-    grid.add_row(Text("──"), title)
-    if obs["state"]:
-        grid.add_row("state", Text("   ".join(f"{k}: {_plain(v)}" for k, v in obs["state"].items())))
-    who_played = next((v for v in obs.get("card_state", {}).values()
-                       if all(isinstance(x, str) and x.startswith("Player ") for x in v.values())), None)
-    for name, view in obs["zones"].items():
-        if view and (view.get("cards") or view.get("count")):
-            grid.add_row(name, _zone_text(view, style, who_played))
-    players = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
-    keys = [k for k in obs["players"][0] if k != "name"]
-    for info in obs["players"][1:]:
-        keys += [k for k in info if k != "name" and k not in keys]
-    shown_keys = []
-    for k in keys:
-        vals = [info.get(k) for i, info in enumerate(obs["players"]) if i != seat]
-        if any(v not in (None, {}) and not (isinstance(v, dict) and not v.get("count") and not v.get("cards"))
-               for v in vals + [obs["players"][seat].get(k)]):
-            shown_keys.append(k)
-    players.add_column("player")
-    for k in shown_keys:
-        players.add_column(k.replace("_", " "))
-    for p, info in enumerate(obs["players"]):
-        row = [Text(info["name"] + (" (you)" if p == seat else ""), style="bold" if p == seat else "")]
-        for k in shown_keys:
-            v = info.get(k)
-            if isinstance(v, dict):
-                if p == seat and "cards" in v and len(v["cards"]) > 3:
-                    row.append(Text(f"{len(v['cards'])} cards", style="dim"))
-                else:
-                    row.append(_zone_text(v, style, sort=True) if v else Text(""))
-            else:
-                row.append(Text(_plain(v)) if k in info else Text(""))
-        players.add_row(*row)
-    grid.add_row("players", players)
-    me = obs["players"][seat]
-    for k, v in me.items():
-        if isinstance(v, dict) and "cards" in v and len(v["cards"]) > 3:
-            grid.add_row(f"your {k}", _zone_text(v, style, sort=True))
-    log = obs.get("log") or []
-    if recent and log:
-        grid.add_row("recent", Text("\n".join(log[-recent:]), style="italic"))
-    return grid
-
-
-def final_report(state: State) -> str:
-    names = state.game.program.player_names
-    scores = state.returns()
-    winners = state.winners()
-    lines = ["Final scores:"]
-    for p, s in enumerate(scores):
-        mark = "  ← winner" if p in winners else ""
-        lines.append(f"  {names[p]}: {s}{mark}")
-    if len(winners) == 1:
-        lines.append(f"{names[winners[0]]} wins.")
-    else:
-        lines.append("Shared win: " + ", ".join(names[w] for w in winners) + ".")
-    return "\n".join(lines)
-
-
-def resolve_input(text: str, actions: list) -> tuple[object | None, str | None]:
-    """Match a typed line to a legal action: a number, the exact text, or a unique beginning."""
-    t = " ".join(text.split())
-    if t.isascii() and t.isdigit():       # '²' and other digits int() does not read are text
-        n = int(t)
-        if 1 <= n <= len(actions):
-            return actions[n - 1], None
-        return None, f"there is no option {n}; choose 1 to {len(actions)}"
-    low = t.lower()
-    exact = [a for a in actions if a.lower() == low]
-    if exact:
-        return exact[0], None
-    pref = [a for a in actions if a.lower().startswith(low)]
-    if len(pref) == 1:
-        return pref[0], None
-    if len(pref) > 1:
-        shown = ", ".join(f"'{a}'" for a in pref[:6]) + (" ..." if len(pref) > 6 else "")
-        return None, f"'{t}' could mean {shown}; type more of it, or its number"
-    return None, f"'{t}' is not a legal option or a command; type 'help' for the commands"
+COMMANDS = ("state", "log", "hint", "explain", "undo", "save", "load", "rules", "help", "quit")
 
 
 class Repl:
@@ -212,7 +55,9 @@ class Repl:
         self.out = out if out is not None else sys.stdout
         self.tty = (interactive if interactive is not None
                     else readline is None and sys.stdin.isatty() and self.out.isatty())
-        self.console = SafeConsole(file=self.out, force_terminal=self.tty, no_color=not self.tty,
+        # NO_COLOR (https://no-color.org): a terminal without colours, still with its layout
+        no_color = not self.tty or bool(os.environ.get("NO_COLOR"))
+        self.console = SafeConsole(file=self.out, force_terminal=self.tty, no_color=no_color,
                                highlight=False, width=None if self.tty else 110, soft_wrap=not self.tty)
         self._custom_readline = readline
         self._session = None
@@ -251,7 +96,9 @@ class Repl:
             words = list(completions) + list(COMMANDS)
             completer = WordCompleter(words, ignore_case=True, sentence=True,
                                       display_dict={w: safe(w) for w in words})
-            return self._session.prompt(prompt, completer=completer)
+            # a small terminal keeps its rows for the table, not for a completion menu below the prompt
+            return self._session.prompt(prompt, completer=completer,
+                                        reserve_space_for_menu=0 if self.compact() else 8)
         self.out.write(prompt)
         self.out.flush()
         line = sys.stdin.readline()
@@ -263,8 +110,10 @@ class Repl:
     def run(self) -> int:
         names = self.game.program.player_names
         who = ", ".join(f"{names[p]}: {k}" for p, k in enumerate(self.seats))
+        variants = tuple(self.game.program.variants)
+        chosen = f"; variant{'s' if len(variants) > 1 else ''} {', '.join(variants)}" if variants else ""
         # no seed on the table while a human plays: it would give away the deck (shown at the end)
-        self.say(f"{self.game.title} — {self.game.players} players ({who})"
+        self.say(f"{self.game.title} — {self.game.players} players ({who}){chosen}"
                  + ("" if self.humans else f"; seed {self.seed}"))
         if self.humans:
             self.say("Type 'help' for the commands.")
@@ -279,7 +128,8 @@ class Repl:
                 action = self.agents[p].choose(self.state)
                 if not self.humans:
                     self.say(f"{names[p]}: {action}")
-                elif self.delay:
+                if self.delay:
+                    self.flush_log()
                     time.sleep(self.delay)
                 self.moves.append((p, str(action)))
                 self.state.apply_action(action)
@@ -303,16 +153,28 @@ class Repl:
             clear_for_next_player(self.console)
         return True
 
-    def show(self, p: int) -> None:
-        self.console.print(render_view(self.state.observation(p), self.style))
+    def compact(self) -> bool:
+        """The small-terminal layout: a turn (table, options, prompt) fits the screen."""
+        if not self.tty:
+            return False
+        size = self.console.size
+        return size.height <= COMPACT_HEIGHT or size.width <= COMPACT_WIDTH
+
+    def show(self, p: int, full: bool = False) -> None:
+        self.console.print(render_view(self.state.observation(p), self.style, compact=self.compact() and not full,
+                                       width=self.console.size.width if self.tty else 110))
 
     def human_turn(self, p: int) -> bool:
         if len(self.humans) > 1 and self.last_human is not None and self.last_human != p:
             if not self.pass_screen(p):
                 return False
+            if self.compact():     # the compact table has no 'recent' row: repeat what was cleared
+                for line in self.state.log()[-3:]:
+                    self.say(f"  {line}")
         self.last_human = p
-        actions = self.state.legal_actions()
-        self.say()
+        actions = hand_order(self.state, self.style)
+        if not self.compact():
+            self.say()
         self.show(p)
         self.show_options(p, actions)
         while True:
@@ -337,13 +199,20 @@ class Repl:
                 self.say(HELP)
                 continue
             if low == "state" and not rest:
-                self.show(p)
+                self.show(p, full=True)
                 self.show_options(p, actions)
+                continue
+            if low == "explain":
+                self.explain(rest)
                 continue
             if low == "log" and (not rest or rest.strip().isascii() and rest.strip().isdigit()):
                 n = int(rest) if rest.strip() else 20
                 log = self.state.log()
                 self.say("\n".join(f"  {line}" for line in log[-n:]) if log else "  (nothing yet)")
+                continue
+            if low == "rules" and not rest:
+                from .rulebook import rulebook_text
+                self.say(rulebook_text(self.game))
                 continue
             if low == "hint" and not rest:
                 self.say(f"A bot would choose: {self.hint()}")
@@ -374,10 +243,30 @@ class Repl:
     def show_options(self, p: int, actions: list) -> None:
         label = self.state.decision_label().rstrip(" :")
         self.say(f"Player {p + 1}, {label}:")
-        for i, a in enumerate(actions, 1):
-            self.say(f"  {i:>2}. {a}")
+        width = self.console.size.width if self.tty else 110
+        texts = [str(a) for a in actions]
+        prefix = self.state.decision_label().rstrip() + " "
+        if self.compact() and all(t.startswith(prefix) and len(t) > len(prefix) for t in texts):
+            texts = [t[len(prefix):] for t in texts]    # the label is said once, above
+        for line in option_lines(texts, width, self.compact()):
+            self.say(line)
 
     # ── commands ───────────────────────────────────────────────────────────
+    def explain(self, text: str) -> None:
+        prog = self.game.program
+        if not text.strip():
+            self.say("Say which card: explain CARD (for example: explain " + prog.card_names[0] + ")")
+            return
+        name, candidates = find_card(text, prog.card_names)
+        if name is None:
+            if candidates:
+                self.say(f"'{text.strip()}' could be: " + ", ".join(candidates[:10])
+                         + (" ..." if len(candidates) > 10 else "") + "; type more of it")
+            else:
+                self.say(f"There is no card '{text.strip()}' in {self.game.title}.")
+            return
+        self.say(explain_card(prog, name))
+
     def hint(self) -> str:
         for kind in ("ismcts:200", "greedy", "random"):
             try:
@@ -417,7 +306,7 @@ class Repl:
         except RecordError as e:
             self.say(str(e))
             return
-        self.say(f"Saved to {path}. Resume with: rulesrun --load {path}")
+        self.say(f"Saved to {path}. Resume with: {rulesrun_command()} --load {shlex.quote(path)}")
 
     def load(self, path: str) -> bool:
         if not path:
@@ -433,7 +322,7 @@ class Repl:
             return False
         if game.players != self.game.players or len(record.get("seats") or self.seats) != len(self.seats):
             self.say(f"{path} is a game for {game.players} players, and this one has {self.game.players}; "
-                     f"resume it with: rulesrun --load {path}. The game goes on.")
+                     f"resume it with: {rulesrun_command()} --load {shlex.quote(path)}. The game goes on.")
             return False
         self.game, self.state = game, state
         self.style = CardStyle(game)

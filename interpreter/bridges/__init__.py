@@ -1,0 +1,40 @@
+"""Bridges from a compiled ``.rules`` game to other projects' game APIs (docs/interop.md).
+
+    interpreter.bridges.openspiel   a pyspiel.Game        (pip install 'rulesrun[openspiel]')
+    interpreter.bridges.pettingzoo  a PettingZoo AEC env  (pip install 'rulesrun[pettingzoo]')
+    interpreter.bridges.gym         a Gymnasium env       (pip install 'rulesrun[gym]')
+
+The shared, dependency-free parts: ``actions`` (integer action ids for every decision) and
+``encoding`` (observation tensors from what one seat may see). Import the bridge you need; this
+package imports none of the optional libraries itself.
+"""
+from .actions import ActionSpace, BridgeError, Table
+from .encoding import Encoder
+
+__all__ = ["ActionSpace", "BridgeError", "Encoder", "Table"]
+
+
+def configurations(path) -> list[tuple[int, tuple]]:
+    """Every (players, variants) a rules file can be played with: each player count it allows,
+    with no variant and with each variant alone (those the file accepts for that count; a variant
+    that the player count itself chooses comes with it)."""
+    from dsl import RulesError, parse_file
+    from dsl.ast import PlayersDecl
+    from .encoding import engine_game as load_game
+
+    decl = next((i for i in parse_file(path).items if isinstance(i, PlayersDecl)), None)
+    low, high = (decl.low, decl.high) if decl else (2, 2)
+    names = list(load_game(path, players=low).program.available_variants)
+    combos = [()] + [(v,) for v in names]
+    out = []
+    for n in range(low, high + 1):
+        seen = set()
+        for combo in combos:
+            try:
+                prog = load_game(path, players=n, variants=combo).program
+            except (RulesError, ValueError):
+                continue
+            if prog.variants not in seen:
+                seen.add(prog.variants)
+                out.append((n, tuple(prog.variants)))
+    return out

@@ -1,0 +1,440 @@
+"""Integer action ids for a compiled game: a fixed number of ids per configuration.
+
+Every decision of the program has a *group*: decisions with the same label and type share one
+(so the several "play" decisions of a trick-taking game give the same id to the same card). A
+group owns a block of ids, one per value its options can take, in a fixed order:
+
+    card      every kind of card (cards whose printed attributes are all equal are one kind),
+              in the card table's order; then "nothing" when the rules offer ``none``
+    player    every seat; then "nobody" when the rules offer ``none``
+    yes/no    yes, no
+    a kind    every value of the kind, in its declared order (then "none" when offered)
+    number    the values the option list can hold, worked out from the file: ``0 to 3``,
+              ``[1, 2, 5]``, constants (``0 to most``); a range whose ends change as the game
+              goes (``0 to count``, a state) needs ``number_bounds`` or fixed ends in the file
+    text      the literal texts of the option list (``["face up", "face down"]``)
+    subset    chosen one element at a time: an id "add X" for every value X of the element's
+              domain, then "done". A subset is built in a fixed order (by element id), so each
+              subset has one path; only elements that can still complete a legal subset are legal
+
+The ids read back as the engine's action texts (``label value``); an action id is applied by
+the option's value, never by its position in the list, so ids are stable across states.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable
+
+import attrs
+
+from dsl import ast as A
+from dsl.parser import parse_text
+
+
+class BridgeError(Exception):
+    """A game or a configuration the bridges cannot express; the message says what to change."""
+
+
+_NONE_KEY = ("<none>",)     # the key of a ``none`` option (cards: no card; players: nobody)
+DONE = ("<done>",)          # the last id of a subset group: the subset chosen so far is the choice
+
+
+@attrs.define
+class Group:
+    """The ids of one (label, type) group of decisions."""
+    label: str
+    type: str
+    subset: bool
+    keys: list                  # the value keys, in id order (DONE last for a subset)
+    texts: list                 # the readable text of each id
+    offset: int = 0
+    index: dict = attrs.Factory(dict)   # key -> position in keys
+    decisions: list = attrs.Factory(list)   # the decision indices in the group
+    whole: Any = None           # a label with {expressions}: the decision's display makes the whole text
+
+
+class _NotStatic(Exception):
+    pass
+
+
+def _walk(node) -> Iterable:
+    """Every attrs node under ``node`` (statements, expressions, declarations)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            yield n
+            for f in attrs.fields(type(n)):
+                if f.name != "pos":
+                    stack.append(getattr(n, f.name))
+
+
+class ActionSpace:
+    """The action ids of one compiled game (one player count, one set of variants)."""
+
+    def __init__(self, game, number_bounds: dict | None = None):
+        prog = self.prog = game.program
+        self.game = game
+        self.players = prog.players
+        self.number_bounds = dict(number_bounds or {})
+        rules = parse_text(prog.source, prog.path)
+        self._kinds: dict[str, list] = {}
+        self._consts: dict[str, A.Expr] = {}
+        chooses: dict[tuple, A.Choose] = {}
+        items = list(rules.items)
+        active = [i for i in items if isinstance(i, A.VariantDecl) and i.name in prog.variants]
+        for item in items + [x for v in active for x in v.items]:
+            if isinstance(item, A.KindDecl):
+                self._kinds[item.name] = list(item.values)
+            elif isinstance(item, A.ConstDecl):
+                self._consts[item.name] = item.expr
+        for node in _walk(items):
+            if isinstance(node, A.Choose):
+                chooses[(node.pos.line, node.pos.column)] = node
+        # the kinds of card: cards whose attributes are all equal (as the compiler deduplicates them)
+        attrs_ = list(prog.card_attrs)
+        ncards = len(prog.card_names)
+        classes: dict = {}
+        self.card_class = [classes.setdefault(tuple(_hashable(prog.card_attrs[a][c]) for a in attrs_),
+                                              len(classes)) for c in range(ncards)]
+        self.nclasses = len(classes)
+        self.class_card = [0] * self.nclasses           # a card of each kind
+        for c in reversed(range(ncards)):
+            self.class_card[self.card_class[c]] = c
+        self.class_names = [prog.card_names[c] for c in self.class_card]
+        # the groups
+        self.groups: list[Group] = []
+        self.group_of: list[int] = []
+        by_key: dict[tuple, int] = {}
+        for did, d in enumerate(prog.decisions):
+            node = chooses.get((d.pos.line, d.pos.column))
+            gkey = (d.label, d.type)
+            keys = self._domain(d, node)
+            if gkey in by_key:
+                grp = self.groups[by_key[gkey]]
+                for k in keys:
+                    if k not in grp.index and k != DONE:
+                        grp.index[k] = None
+                        grp.keys.insert(len(grp.keys) - (1 if grp.subset else 0), k)
+            else:
+                by_key[gkey] = len(self.groups)
+                grp = Group(d.label, d.type, d.kind == "subset", list(keys), [])
+                if getattr(d, "whole_text", False) and d.kind != "subset":
+                    grp.whole = d.display
+                grp.index = dict.fromkeys(grp.keys)
+                self.groups.append(grp)
+            grp.decisions.append(did)
+            self.group_of.append(by_key[gkey])
+        offset = 0
+        self.id_group: list[int] = []
+        for gi, grp in enumerate(self.groups):
+            grp.offset = offset
+            grp.index = {k: i for i, k in enumerate(grp.keys)}
+            grp.texts = self._texts(grp)
+            offset += len(grp.keys)
+            self.id_group.extend([gi] * len(grp.keys))
+        self.num_actions = offset
+        if offset == 0:
+            raise BridgeError(f"{prog.path}: the game has no decisions, so there is nothing to give action ids to")
+
+    # ── domains ─────────────────────────────────────────────────────────────
+    def _where(self, d) -> str:
+        line = self.prog.source.splitlines()[d.pos.line - 1].strip() if d.pos.line else ""
+        return f"{d.pos}: the decision '{d.label}' ({line})"
+
+    def _domain(self, d, node) -> list:
+        t = d.type
+        offers_none = node is not None and any(isinstance(n, A.NoneLit) for n in _walk(node.source))
+        if d.kind == "subset":
+            elem = t[5:]
+            keys = self._values(d, node, elem, offers_none=False)
+            return keys + [DONE]
+        if t.startswith("list:"):
+            raise BridgeError(f"{self._where(d)} chooses among lists, which cannot be given action ids; "
+                              f"choose a subset ('chooses subset ...') or one item at a time")
+        return self._values(d, node, t, offers_none)
+
+    def _values(self, d, node, t: str, offers_none: bool) -> list:
+        none = [_NONE_KEY] if offers_none else []
+        if t == "card":
+            return list(range(self.nclasses)) + none
+        if t == "player":
+            return list(range(self.players)) + none
+        if t == "bool":
+            return [True, False]
+        if t.startswith("enum:"):
+            return list(self._kinds.get(t[5:], [])) + none
+        if t in ("number", "text"):
+            if t == "number" and d.label in self.number_bounds:
+                lo, hi = self.number_bounds[d.label]
+                return list(range(int(lo), int(hi) + 1))
+            try:
+                if node is None:
+                    raise _NotStatic
+                values = self._superset(node.source, node.var)
+                if any(not isinstance(v, (int, str)) or isinstance(v, bool) for v in values):
+                    raise _NotStatic
+            except _NotStatic:
+                if t == "number":
+                    var = node.var if node is not None else "n"
+                    raise BridgeError(
+                        f"{self._where(d)} chooses a number from options whose ends change during the "
+                        f"game, so the bridges cannot give it a fixed set of action ids. Write the range "
+                        f"with fixed ends and a condition (like '0 to 20 where {var} <= ...', with "
+                        f"numbers or constants at the ends), or pass "
+                        f"number_bounds={{'{d.label}': (low, high)}}") from None
+                raise BridgeError(f"{self._where(d)} chooses a text computed during the game, so the "
+                                  f"bridges cannot give it a fixed set of action ids; list the texts "
+                                  f"in the file (like [\"face up\", \"face down\"])") from None
+            out = list(dict.fromkeys(values))
+            if len(out) > 10_000:
+                raise BridgeError(f"{self._where(d)} can take {len(out)} values: too many action ids; "
+                                  f"narrow its options in the file")
+            return out + none
+        raise BridgeError(f"{self._where(d)} chooses a {t}, which the bridges cannot give action ids to")
+
+    def _superset(self, e, var: str | None = None) -> list:
+        """The values an option list can hold (all of them, or more), worked out without playing."""
+        if isinstance(e, A.Range):
+            lo, hi = self._static(e.low), self._static(e.high)
+            if not (isinstance(lo, int) and isinstance(hi, int)):
+                raise _NotStatic
+            return list(range(lo, hi + 1))
+        if isinstance(e, A.ListLit):
+            out = []
+            for item in e.items:
+                if isinstance(item, A.NoneLit):
+                    continue
+                out.append(self._static(item))
+            return out
+        if isinstance(e, A.BinOp) and e.op == "+":
+            return self._superset(e.left) + self._superset(e.right)
+        if isinstance(e, A.ListComp) and isinstance(e.expr, A.Name) and e.expr.id == e.var:
+            return self._superset(e.source)          # the condition only removes values
+        if isinstance(e, A.Ternary):
+            return self._superset(e.then) + self._superset(e.other)
+        value = self._static(e)
+        if isinstance(value, list):
+            return value
+        raise _NotStatic
+
+    def _static(self, e, depth: int = 0):
+        """The value of an expression that is the same in every game of this configuration."""
+        if depth > 50:
+            raise _NotStatic
+        s = lambda x: self._static(x, depth + 1)  # noqa: E731
+        if isinstance(e, (A.Num, A.Bool)):
+            return e.value
+        if isinstance(e, A.Str):
+            if all(isinstance(p, str) for p in e.parts):
+                return "".join(e.parts)
+            raise _NotStatic
+        if isinstance(e, A.Players) and e.start is None:
+            return self.players
+        if isinstance(e, A.Name) and e.id in self._consts:
+            return s(self._consts[e.id])
+        if isinstance(e, A.Neg):
+            return -s(e.operand)
+        if isinstance(e, A.ListLit):
+            return [s(i) for i in e.items]
+        if isinstance(e, A.Range):
+            return list(range(s(e.low), s(e.high) + 1))
+        if isinstance(e, A.Ternary):
+            return s(e.then) if s(e.cond) else s(e.other)
+        if isinstance(e, A.Call) and e.func in ("min", "max") and e.args:
+            args = [s(a) for a in e.args]
+            return (min if e.func == "min" else max)(args[0] if len(args) == 1 else args)
+        if isinstance(e, A.BinOp):
+            a, b = s(e.left), s(e.right)
+            ops = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+                   "/": lambda: a // b, "mod": lambda: a % b}
+            if e.op in ops:
+                try:
+                    return ops[e.op]()
+                except (TypeError, ZeroDivisionError):
+                    raise _NotStatic from None
+        if isinstance(e, A.Compare):
+            a, b = s(e.left), s(e.right)
+            ops = {"==": a == b, "!=": a != b}
+            if e.op in ops:
+                return ops[e.op]
+            try:
+                return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
+            except (KeyError, TypeError):
+                raise _NotStatic from None
+        if isinstance(e, A.BoolOp):
+            return (s(e.left) and s(e.right)) if e.op == "and" else (s(e.left) or s(e.right))
+        if isinstance(e, A.Not):
+            return not s(e.operand)
+        raise _NotStatic
+
+    # ── texts ───────────────────────────────────────────────────────────────
+    def _texts(self, grp: Group) -> list:
+        elem = grp.type[5:] if grp.subset else grp.type
+        shown = [self._show(elem, k) for k in grp.keys if k != DONE]
+        # kinds of card that read alike are told apart by their place in the card table
+        repeats = Counter(shown)
+        seen: Counter = Counter()
+        out = []
+        for k, text in zip(grp.keys, shown + ["done"]):
+            if k == DONE:
+                out.append(f"{grp.label}: done")
+                continue
+            suffix = ""
+            if repeats[text] > 1:
+                seen[text] += 1
+                suffix = f" (kind {seen[text]})"
+            if grp.whole is not None:
+                out.append(self._whole(grp, k, text) + suffix)
+            else:
+                out.append(f"{grp.label}: add {text}{suffix}" if grp.subset else f"{grp.label} {text}{suffix}")
+        return out
+
+    def _whole(self, grp: Group, key, fallback: str) -> str:
+        """The engine's whole text of an option of a decision labelled with {expressions}."""
+        value = None if key == _NONE_KEY else self.class_card[key] if grp.type == "card" else key
+        try:
+            return grp.whole(value)
+        except Exception:       # a label that cannot be worked out without the game: label + value
+            return f"{grp.label} {fallback}"
+
+    def _show(self, t: str, key) -> str:
+        if key == _NONE_KEY:
+            return {"card": "nothing", "player": "nobody"}.get(t, "none")
+        if t == "card":
+            return self.class_names[key]
+        if t == "player":
+            return self.prog.player_names[key]
+        if t == "bool":
+            return "yes" if key else "no"
+        return str(key)
+
+    # ── options <-> ids ─────────────────────────────────────────────────────
+    def key(self, t: str, value) -> Any:
+        """The domain key of one option value (a card's kind for a card)."""
+        if value is None:
+            return _NONE_KEY
+        if t == "card":
+            return self.card_class[value]
+        return value
+
+    def text(self, action_id: int) -> str:
+        grp = self.groups[self.id_group[action_id]]
+        return grp.texts[action_id - grp.offset]
+
+    def group_of_id(self, action_id: int) -> Group:
+        return self.groups[self.id_group[action_id]]
+
+
+def _hashable(v):
+    return tuple(_hashable(x) for x in v) if isinstance(v, list) else v
+
+
+class Table:
+    """An engine state seen through action ids: the open decision's legal ids, and applying one.
+    A subset decision is chosen element by element; the elements picked so far are ``partial``
+    (part of the state: cloned, compared and saved with it)."""
+
+    __slots__ = ("space", "state", "partial", "_ids")
+
+    def __init__(self, space: ActionSpace, state, partial: tuple = ()):
+        self.space, self.state, self.partial = space, state, tuple(partial)
+        self._ids = None
+
+    def clone(self) -> "Table":
+        return Table(self.space, self.state.clone(), self.partial)
+
+    def current_player(self) -> int:
+        return self.state.current_player()
+
+    def is_terminal(self) -> bool:
+        return self.state.is_terminal()
+
+    def group(self) -> Group | None:
+        pending = self.state.pending
+        return None if pending is None else self.space.groups[self.space.group_of[pending[1]]]
+
+    def _options(self):
+        """The open decision's options as (key or sorted keys of a subset, index)."""
+        pending = self.state.pending
+        grp = self.group()
+        space = self.space
+        elem = grp.type[5:] if grp.subset else grp.type
+        out = []
+        for i, value in enumerate(pending[2]):
+            if grp.subset:
+                out.append((tuple(sorted((space.key(elem, v) for v in value), key=lambda k: grp.index.get(k, -1))), i))
+            else:
+                out.append((space.key(elem, value), i))
+        return grp, out
+
+    def _check(self, grp: Group, key) -> int:
+        pos = grp.index.get(key)
+        if pos is None:
+            d = self.space.prog.decisions[self.state.pending[1]]
+            hint = (f"; pass number_bounds={{'{d.label}': (low, high)}} wide enough for it"
+                    if grp.type.endswith("number") else "")
+            raise BridgeError(f"{d.pos}: the decision '{d.label}' offers {key!r}, which its action ids "
+                              f"do not cover{hint}")
+        return pos
+
+    def legal_ids(self) -> list[int]:
+        if self._ids is not None:
+            return self._ids
+        if self.state.pending is None:
+            return []
+        grp, options = self._options()
+        if not grp.subset:
+            ids = sorted(grp.offset + self._check(grp, k) for k, _ in options)
+        else:
+            ids = set()
+            part = self.partial
+            n = len(part)
+            last = grp.index[part[-1]] if part else -1
+            for keys, _ in options:
+                for k in keys:
+                    self._check(grp, k)
+                if keys[:n] == part:
+                    if len(keys) == n:
+                        ids.add(grp.offset + len(grp.keys) - 1)      # done
+                    elif grp.index[keys[n]] >= last:
+                        ids.add(grp.offset + grp.index[keys[n]])
+            ids = sorted(ids)
+        self._ids = ids
+        return ids
+
+    def apply_id(self, action_id: int) -> None:
+        """Take the action with this id; raises BridgeError if it is not legal now."""
+        if action_id not in self.legal_ids():
+            raise BridgeError(f"action id {action_id} ({self.space.text(action_id) if 0 <= action_id < self.space.num_actions else 'out of range'}) "
+                              f"is not legal now; legal: {self.legal_ids()[:10]}")
+        grp, options = self._options()
+        key = grp.keys[action_id - grp.offset]
+        self._ids = None
+        if grp.subset:
+            if key != DONE:
+                self.partial = self.partial + (key,)
+                return
+            key, self.partial = self.partial, ()
+        index = next(i for k, i in options if k == key)
+        self.state.apply_action(index)
+
+    def action_index(self, action_id: int) -> int | None:
+        """The position among the engine's legal actions that this id chooses (None for a step of a subset)."""
+        grp, options = self._options()
+        key = grp.keys[action_id - grp.offset]
+        if grp.subset:
+            if key != DONE:
+                return None
+            key = self.partial
+        return next(i for k, i in options if k == key)
+
+    def id_of(self, engine_index: int) -> list[int]:
+        """The ids that take the engine's legal action number ``engine_index`` (several for a subset)."""
+        grp, options = self._options()
+        key = options[engine_index][0]
+        if not grp.subset:
+            return [grp.offset + grp.index[key]]
+        return [grp.offset + grp.index[k] for k in key] + [grp.offset + len(grp.keys) - 1]

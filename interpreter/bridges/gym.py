@@ -1,0 +1,142 @@
+"""Any ``.rules`` file as a single-agent Gymnasium environment (``pip install 'rulesrun[gym]'``).
+
+    from interpreter.bridges.gym import RulesGymEnv
+    env = RulesGymEnv("games/magic_shop.rules", players=4, seat=0, opponents="greedy")
+    obs, info = env.reset(seed=7)
+    while True:
+        action = env.action_space.sample(obs["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(action)
+        if terminated:
+            break
+
+The learner sits at ``seat``; every other seat is a rulesrun bot (``interpreter.agents``):
+``opponents`` is one seat kind for all of them ("random", "greedy", "ismcts:200"), a list with
+one kind per other seat, or a function ``f(seat, seed) -> agent`` whose agent has
+``choose(state)``. Actions are ``Discrete(num_actions)`` ids (``actions.ActionSpace``); the
+observation is a dict of the seat's tensor (``observation``) and the legal ids
+(``action_mask``), which ``info["action_mask"]`` repeats. The reward comes at the end: the
+file's returns for the seat (``utility='returns'``) or 1 for a win (``utility='win'``).
+
+An illegal action is not taken: the state stays, the reward is ``illegal_reward`` and
+``info["illegal_action"]`` is True (Gymnasium's checker steps with unmasked random actions).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+try:
+    import gymnasium
+except ImportError as e:   # pragma: no cover - the extra is not installed
+    raise ImportError("the Gymnasium bridge needs Gymnasium: pip install 'rulesrun[gym]'") from e
+
+from interpreter.agents import make_agent, parse_kind
+
+from .actions import BridgeError, Table
+from .encoding import compiled
+from .spaces import final_rewards, mask_of, spaces_for
+
+
+class RulesGymEnv(gymnasium.Env):
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, path, players: int | None = None, variants=(), seat: int = 0,
+                 opponents="random", number_bounds: dict | None = None, utility: str = "returns",
+                 illegal_reward: float = -1.0, render_mode: str | None = None):
+        if utility not in ("returns", "win"):
+            raise BridgeError(f"utility must be 'returns' or 'win', not {utility!r}")
+        if render_mode not in (None, "ansi"):
+            raise BridgeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.engine, self.space, self.encoder = compiled(path, players, variants, number_bounds)
+        n = self.engine.players
+        if not 0 <= seat < n:
+            raise BridgeError(f"seat {seat} is not a seat of a {n}-player game (0 to {n - 1})")
+        self.seat, self.utility, self.illegal_reward = seat, utility, float(illegal_reward)
+        self.render_mode = render_mode
+        self._opponent_factory = self._factory(opponents, n)
+        self.observation_space, self.action_space = spaces_for(self.space, self.encoder)
+        self.table: Table | None = None
+        self.opponents: dict = {}
+
+    def _factory(self, opponents, n: int):
+        if callable(opponents):
+            return opponents
+        kinds = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(kinds) != n - 1:
+            raise BridgeError(f"opponents names {len(kinds)} seats, but the game has {n - 1} other seats")
+        for k in kinds:
+            if parse_kind(k)[0] == "human":
+                raise BridgeError("an opponent cannot be human here; use random, greedy or ismcts:N")
+        others = [p for p in range(n) if p != self.seat]
+        by_seat = dict(zip(others, kinds))
+        return lambda seat, seed: make_agent(by_seat[seat], seed)
+
+    # ── the Gymnasium API ──────────────────────────────────────────────────
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        state = self.engine.new_initial_state(seed=int(rng.integers(2 ** 31)))
+        self.table = Table(self.space, state)
+        self.opponents = {p: self._opponent_factory(p, int(rng.integers(2 ** 31)))
+                          for p in range(self.engine.players) if p != self.seat}
+        self._others_play()
+        return self._obs(), self._info()
+
+    def step(self, action):
+        t = self.table
+        if t is None:
+            raise BridgeError("call reset() before step()")
+        if t.state.pending is None:
+            return self._obs(), self._reward(), True, False, self._info()
+        try:
+            action = int(action)
+            legal = action in t.legal_ids()
+        except (TypeError, ValueError):
+            legal = False
+        if not legal:
+            return self._obs(), self.illegal_reward, False, False, self._info(illegal=True)
+        t.apply_id(action)
+        self._others_play()
+        done = t.state.pending is None
+        return self._obs(), self._reward() if done else 0.0, done, False, self._info()
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs render_mode='ansi'")
+            return None
+        from interpreter.observe import observe
+        return str(observe(self.table.state, self.seat, log=False))
+
+    # ── helpers ────────────────────────────────────────────────────────────
+    def _others_play(self):
+        state = self.table.state
+        while state.pending is not None and state.pending[0] != self.seat:
+            bot = self.opponents[state.pending[0]]
+            state.apply_action(bot.choose(state))
+            self.table._ids = None
+
+    def _mask(self) -> np.ndarray:
+        t = self.table
+        if t.state.pending is None:
+            return np.zeros(self.space.num_actions, np.int8)
+        return mask_of(t, self.space.num_actions)
+
+    def _obs(self) -> dict:
+        return {"observation": self.encoder.tensor(self.table, self.seat), "action_mask": self._mask()}
+
+    def _info(self, illegal: bool = False) -> dict:
+        t = self.table
+        info = {"action_mask": self._mask(), "legal": [self.space.text(i) for i in t.legal_ids()]}
+        if illegal:
+            info["illegal_action"] = True
+        if t.state.pending is None:
+            info["winners"] = t.state.winners()
+            info["returns"] = t.state.returns()
+        return info
+
+    def _reward(self) -> float:
+        return final_rewards(self.table.state, self.utility)[self.seat]
+
+
+ENV_ID = "rulesrun/Rules-v0"
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="interpreter.bridges.gym:RulesGymEnv")

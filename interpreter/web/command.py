@@ -1,0 +1,186 @@
+"""``rulesrun serve``: play a rules file with friends in the browser (needs the ``web`` extra).
+
+    rulesrun serve FILE [--players N] [--variant V ...] [--seats SPEC] [--seed N] [--port P]
+                        [--host H] [--delay S] [--watch] [--save-dir DIR]
+    rulesrun serve --load RECORD ...
+
+Prints one link per human seat and one for spectators. docs/web.md tells more.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import socket
+import sys
+import threading
+
+NEEDS = ("starlette", "uvicorn")
+MISSING = ("rulesrun serve needs the web extra, which is not installed here: "
+           "pip install 'rulesrun[web]' (from a checkout: pip install -e '.[web]')")
+
+
+def parser() -> argparse.ArgumentParser:
+    from ..args import _Parser, _positive, _seed
+    p = _Parser(prog="rulesrun serve", description="Serve a game to play in the browser: one link per "
+                "human seat, one for spectators. For friends on a local network, not the internet: "
+                "there are no accounts, only the links' secret tokens.")
+    p.add_argument("file", metavar="FILE", nargs="?", help="the .rules file")
+    p.add_argument("--players", "-p", type=_positive, metavar="N",
+                   help="number of players (default: the fewest the game allows)")
+    p.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
+                   help="play a named variant of the rules (repeatable)")
+    p.add_argument("--seats", metavar="SPEC", help="who plays each seat, a comma list of human, random, "
+                   "greedy, ismcts or ismcts:N (default: seat 1 human, the others random)")
+    p.add_argument("--seed", type=_seed, metavar="N", help="random seed of the first table")
+    p.add_argument("--port", type=int, default=8000, metavar="P", help="the port to listen on (default: 8000)")
+    p.add_argument("--host", default="127.0.0.1", metavar="H",
+                   help="the address to listen on (default: 127.0.0.1, this machine only; "
+                        "0.0.0.0 lets the local network in)")
+    p.add_argument("--delay", type=float, default=0.8, metavar="SECONDS",
+                   help="pause before each bot move, so people can follow (default: 0.8)")
+    p.add_argument("--watch", action="store_true",
+                   help="reload the rules file when it changes and restart the tables with the same seed; "
+                        "compile errors show on the page")
+    p.add_argument("--load", metavar="RECORD", help="resume a game saved from the table (or by the REPL)")
+    p.add_argument("--save-dir", default=".", metavar="DIR", help="where the Save button writes records "
+                   "(default: the current folder)")
+    return p
+
+
+def _lan_address() -> str:
+    """This machine's address on the local network, as a guess good enough for printed links."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.254.254.254", 1))     # no packet is sent: this only picks a route
+            return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+def build_hub(args, base_url: str):
+    """The hub with the first table, from the command's arguments. Errors: ValueError with a message."""
+    from ..agents import parse_seats
+    from ..engine import load_game
+    from ..record import RecordError, open_record
+    from .server import Config, Hub
+    if args.delay < 0:
+        raise ValueError("--delay cannot be negative")
+    if args.load:
+        try:
+            game, state, record = open_record(args.load)
+        except RecordError as e:
+            raise ValueError(str(e)) from None
+        seats = parse_seats(args.seats or ",".join(record.get("seats") or []) or None, game.players)
+        config = Config(rules=game.program.path, players=game.players, variants=tuple(game.variants),
+                        seats=seats, delay=args.delay, save_dir=args.save_dir, watch=False, base_url=base_url)
+        hub = Hub(config)
+        table = hub.add(game, seats, record["seed"], state=state,
+                        settings={"rules": game.program.path, "players": game.players,
+                                  "variants": list(game.variants)})
+        return hub, table
+    if args.file is None:
+        raise ValueError("give a rules file to serve (or --load RECORD to resume a saved game)")
+    try:
+        game = load_game(args.file, players=args.players, variants=tuple(args.variant))
+    except OSError as e:
+        raise ValueError(f"cannot read {args.file}: {e.strerror or e}") from None
+    seats = parse_seats(args.seats, game.players)
+    config = Config(rules=args.file, players=game.players, variants=tuple(args.variant), seats=seats,
+                    delay=args.delay, save_dir=args.save_dir, watch=args.watch, base_url=base_url)
+    hub = Hub(config)
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    table = hub.add(game, seats, seed, settings={"rules": args.file, "players": game.players,
+                                                 "variants": list(args.variant)})
+    return hub, table
+
+
+def hub_for(file=None, players=None, variants=(), seats=None, seed=None, delay=0.0, save_dir=".",
+            watch=False, load=None):
+    """``build_hub`` with keywords in place of parsed arguments (tests, benchmarks, scripts)."""
+    args = argparse.Namespace(file=file, players=players, variant=list(variants), seats=seats, seed=seed,
+                              delay=delay, save_dir=str(save_dir), watch=watch, load=load)
+    return build_hub(args, "")
+
+
+def uvicorn_server(app, **kw):
+    import uvicorn
+    config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=16 * 1024,
+                            ws_per_message_deflate=False,   # frames are small; compressing them costs more
+                            ws_ping_interval=20, ws_ping_timeout=20, lifespan="on", **kw)
+    return uvicorn.Server(config)
+
+
+class Background:
+    """A server on 127.0.0.1 in a thread, on a free port: for tests and benchmarks."""
+
+    def __init__(self, hub):
+        from .server import make_app
+        self.hub = hub
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        hub.config.base_url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn_server(make_app(hub))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def __enter__(self):
+        import time
+        self.thread.start()
+        while not self.server.started:
+            if not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.sock.close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    if not all(importlib.util.find_spec(m) for m in NEEDS):
+        print(f"rulesrun serve: error: {MISSING}", file=sys.stderr)
+        return 1
+    if not 0 < args.port < 65536:
+        print(f"rulesrun serve: error: --port takes a number from 1 to 65535, not {args.port}", file=sys.stderr)
+        return 2
+    shown = _lan_address() if args.host in ("0.0.0.0", "") else args.host
+    base_url = f"http://{shown}:{args.port}"
+    from dsl import RulesError
+    try:
+        hub, table = build_hub(args, base_url)
+    except ValueError as e:
+        print(f"rulesrun serve: error: {e}", file=sys.stderr)
+        return 1
+    except RulesError as e:          # file:line:col, the line, a caret and a hint, as everywhere
+        print(e.render(), file=sys.stderr)
+        return 1
+    from .server import make_app
+    links = hub.links(table)
+    print(f"{table.game.title} — {table.game.players} players, seed {table.seed}"
+          + (f", resumed at step {table.step}" if args.load else ""))
+    for s in links["seats"]:
+        print(f"  {s['name']:<10} {s['link'] or '(' + s['kind'] + ' bot)'}")
+    print(f"  spectators {links['spectators']}")
+    print(f"More tables: {base_url}/  — this is for friends on a local network, not the internet.")
+    if args.watch and args.load:
+        print("--watch does nothing with --load: a saved game holds to the rules file it was played with.")
+    elif args.watch:
+        print(f"Watching {args.file}: a change restarts the tables with the same seed.")
+    sys.stdout.flush()
+    server = uvicorn_server(make_app(hub), host=args.host, port=args.port)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    except OSError as e:
+        print(f"rulesrun serve: error: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    return 0

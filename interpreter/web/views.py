@@ -1,0 +1,163 @@
+"""What goes over the wire to one seat or to a spectator: built from ``state.observation(p)`` only.
+
+A seat's frame is its observation (and, on its turn, its own legal actions); a spectator's frame is
+the public view — the observation of seat 0 with everything only seat 0 may see taken out again,
+decided by the same zone and value visibility the observation uses. Cards are drawn from the file's
+own declaration: the colour of a card comes from its first attribute of a kind (as the terminal's
+``CardStyle`` does) and hands are sorted by the attributes in their declared order. Nothing here
+knows any particular game.
+"""
+from __future__ import annotations
+
+from ..observe import _value_display, observe
+from ..repl import COLOUR_WORDS, PALETTE, CardStyle
+
+# CardStyle speaks rich's colour names; the page speaks CSS.
+CSS = {"red": "#c62828", "green": "#2e7d32", "blue": "#1565c0", "magenta": "#8e24aa", "cyan": "#00838f",
+       "yellow": "#b58900", "dark_orange": "#e65100", "grey62": "#757575", "bright_green": "#43a047",
+       "white": "#9e9e9e", "bright_black": "#212121", "pink1": "#d81b60"}
+LOG_LINES = 30   # announcements sent with each frame (the page shows the last few, and more on request)
+
+
+class Display:
+    """How the cards of one game look: a CSS colour for each card name, and the sorting key.
+
+    The sorting key is the terminal's (``CardStyle``: the attributes in their declared order). The
+    colour comes from the first attribute of a kind whose values name colours ("red", "blue", ...),
+    so a file that declares a group before a colour is still drawn in its colours; without one,
+    from the first attribute of a kind, one colour of a palette per value, as in the terminal."""
+
+    def __init__(self, game):
+        prog = game.program
+        style = CardStyle(game)
+        self.key = style.key
+        kinds = [a for a, t in prog.attr_types.items() if t.startswith("enum:")]
+        named = [a for a in kinds if any(str(v).lower() in COLOUR_WORDS for v in prog.card_attrs[a])]
+        attr = (named or kinds or [None])[0]
+        self.colour = {}
+        if attr is not None:
+            values = list(dict.fromkeys(prog.card_attrs[attr]))
+            for cid, v in enumerate(prog.card_attrs[attr]):
+                rich = COLOUR_WORDS.get(str(v).lower(), PALETTE[values.index(v) % len(PALETTE)])
+                self.colour[prog.card_names[cid]] = CSS.get(rich, "#333")
+
+    def sort(self, names: list[str]) -> list[str]:
+        return sorted(names, key=lambda n: self.key.get(n, ()))
+
+
+def public_view(state, log: bool = True) -> dict:
+    """What everybody at the table sees: seat 0's observation less what only seat 0 may see."""
+    prog = state._prog
+    obs = observe(state, 0, log=False)
+    if log:
+        obs["log"] = state.log()      # the public announcements only: none told to seat 0 alone
+    obs["seat"] = None
+    private_families = {z.family for z in prog.zones if z.visibility == "owner" and z.owner is not None}
+    private_zones = {z.name for z in prog.zones if z.visibility == "owner" and z.owner is None}
+    for name in private_zones:          # a shared zone only its owner sees (none, when shared)
+        view = obs["zones"].get(name) or {}
+        obs["zones"][name] = {"count": view["count"]} if "count" in view else {}
+    me = obs["players"][0]
+    for fam in private_families:
+        if isinstance(me.get(fam), dict) and "count" in me[fam]:
+            me[fam] = {"count": me[fam]["count"]}
+    for v in prog.player_vars:
+        if v.visibility != "public":
+            me.pop(v.name, None)
+    # per-card state of the cards in public zones only, read card by card (a name may be shared by
+    # a card in a public zone and another in seat 0's hand)
+    public_ids = [c for zi, z in enumerate(prog.zones) if z.visibility == "public" for c in state.z[zi]]
+    card_state = {}
+    for i, v in enumerate(prog.card_vars):
+        if v.visibility != "public":
+            continue
+        shown = _value_display(prog, v.type)
+        values = {prog.card_names[c]: shown(state.cv[i][c]) for c in public_ids if state.cv[i][c] is not None}
+        if values:
+            card_state[v.name] = values
+    obs["card_state"] = card_state
+    if obs.get("decision"):
+        obs["decision"] = {"label": obs["decision"]["label"]}
+    return obs
+
+
+def _names_in(obs: dict) -> set[str]:
+    out: set[str] = set()
+    for view in obs["zones"].values():
+        out.update(view.get("cards", ()))
+    for info in obs["players"]:
+        for v in info.values():
+            if isinstance(v, dict):
+                out.update(v.get("cards", ()))
+    for vals in obs.get("card_state", {}).values():
+        out.update(vals)
+    return out
+
+
+class Log:
+    """The announcements of a game as each seat may read them (``state.log(seat)``: the public ones
+    and those told to that seat alone; ``None``, a spectator: the public ones), each formatted once:
+    a table's log only grows between restarts."""
+
+    def __init__(self):
+        self.seen: dict = {}          # seat -> (the last announcement read, the lines so far)
+
+    def of(self, state, seat: int | None) -> list[str]:
+        last, lines = self.seen.get(seat, (None, []))
+        templates = state._prog.templates
+        node, new = state.ann, []
+        while node is not None and node is not last:
+            tid, vals = node[1], node[2:]
+            if not templates[tid].private:
+                new.append((tid, vals))
+            elif seat is not None and vals[0] == seat:    # told to this seat alone
+                new.append((tid, vals[1:]))
+            node = node[0]
+        if node is not last:          # another game (a rematch, a reload): start again
+            lines = []
+        lines.extend(state._format(e) for e in reversed(new))
+        self.seen[seat] = (state.ann, lines)
+        return lines
+
+
+def frame(state, seat: int | None, display: Display, table: dict, log: list[str] | None = None) -> dict:
+    """The frame one connection receives: ``seat`` None for a spectator. Its observation is
+    ``state.observation(seat)``, with the announcements in ``log`` when given (the same lines)."""
+    obs = public_view(state, log=log is None) if seat is None else observe(state, seat, log=log is None)
+    log = obs.pop("log", []) if log is None else log
+    decision = obs.pop("decision", None) or {}
+    options = decision.get("options", []) if seat is not None else []
+    mine = {}
+    if seat is not None:    # this seat's own cards, sorted as the file declares its attributes
+        for fam, view in obs["players"][seat].items():
+            if isinstance(view, dict) and view.get("cards"):
+                mine[fam] = display.sort(view["cards"])
+    label = decision.get("label")
+    names = _names_in(obs)
+    clickable = {}           # a card whose click is a move: "<label> <card name>" among the options
+    if label and options:
+        opts = set(options)
+        for name in names:
+            text = f"{label} {name}"
+            if text in opts:
+                clickable[name] = text
+    return {
+        "type": "view",
+        **table,
+        "seat": seat,
+        "players": obs["players"],
+        "to_move": obs["to_move"],
+        "decision": label,
+        "options": options,
+        "clickable": clickable,
+        "terminal": obs["terminal"],
+        "returns": obs.get("returns"),
+        "winners": obs.get("winners"),
+        "state": obs["state"],
+        "zones": obs["zones"],
+        "card_state": obs.get("card_state", {}),
+        "mine": mine,
+        "log": log[-LOG_LINES:],
+        "log_total": len(log),
+        "colours": {n: display.colour[n] for n in sorted(names) if n in display.colour},
+    }
