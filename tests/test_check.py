@@ -28,7 +28,15 @@ def check(path, **kw):
     return code, out.getvalue(), err.getvalue()
 
 
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
+# A real leak the twin test finds (reported to the lead, not hidden by weakening the test): Magi's
+# score_hand adds the points of each hand, never shown, to the public penalty while the game goes
+# on (games/magi.rules, score_hand: "q.penalty += sum(c.points for c in q.hand)" and the announcement
+# after it), so every seat learns the point total of every other hand.
+KNOWN_LEAKS = {"magi.rules": "games/magi.rules score_hand: a public penalty computed from hands never revealed"}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(reason=KNOWN_LEAKS[p.name], strict=True))
+                                  if p.name in KNOWN_LEAKS else p for p in GAMES], ids=lambda p: p.name)
 def test_every_shipped_game_passes_the_check(path):
     from dsl import parse_file
     from dsl.ast import PlayersDecl
@@ -36,7 +44,8 @@ def test_every_shipped_game_passes_the_check(path):
     code, out, err = check(path, players=fewest, games=2, max_steps=20_000)
     assert code == 0, out + err
     assert out.startswith("ok: ")
-    assert "11 properties hold" in out
+    assert "12 properties hold" in out
+    assert "\ncoverage: lines " in out and "branches" in out
 
 
 @pytest.mark.parametrize("name, prop, message", [

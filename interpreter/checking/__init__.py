@@ -56,7 +56,7 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
     err = err or sys.stderr
     if exhaustive:
         from .exhaustive import run_exhaustive
-        return run_exhaustive(path, players, variants, max_states, max_steps, out, err)
+        return run_exhaustive(path, players, variants, max_states, max_steps, out, err, seed)
     rules = parse_file(path)
     configs = configurations(path, players, list(variants), rules)
     tty = hasattr(err, "isatty") and err.isatty()

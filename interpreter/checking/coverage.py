@@ -112,6 +112,15 @@ class Tracer:
         self.steps: dict = {}        # (file name, previous line or 0, line) -> count
         self.watch: set = set()      # (file name, line) keys whose runs are reported to ``seen``
         self.seen: list = []
+        self.glimpse = None          # f(frame) called as an announcement is about to be made
+        self.announce: dict = {}     # file name -> generated lines of 'announce' statements
+
+    def announcing(self, rules, glimpse) -> None:
+        """Call ``glimpse(frame)`` whenever an announcement is about to be made."""
+        wanted = {s.pos for s in walk_statements(rules) if isinstance(s, A.Announce)}
+        self.announce = {name: {line for line, pos in t.items() if pos in wanted}
+                         for name, t in self.table.items()}
+        self.glimpse = glimpse
 
     def __enter__(self):
         self._old = sys.gettrace()
@@ -136,6 +145,7 @@ class Tracer:
         if name not in self.table:
             return None
         steps, watch, seen = self.steps, self.watch, self.seen
+        announce, glimpse = self.announce.get(name), self.glimpse
         prev = [0]
 
         def local(frame, event, arg):
@@ -146,6 +156,8 @@ class Tracer:
                 prev[0] = line
                 if watch and (name, line) in watch:
                     seen.append((name, line))
+                if announce and line in announce:
+                    glimpse(frame)
             elif event == "return":
                 key = (name, prev[0], -1)
                 steps[key] = steps.get(key, 0) + 1

@@ -53,7 +53,9 @@ def _diff(a, b) -> str:
     if isinstance(a, list) and isinstance(b, list):
         for x, y in zip(a, b):
             if x != y:
-                return f"{x!r} / {y!r}"
+                if isinstance(x, dict) and isinstance(y, dict) and "name" in x:
+                    return f"{x['name']}'s {_diff(x, y)}"
+                return _diff(x, y)
         if len(a) != len(b):
             return f"{len(a)} / {len(b)} entries"
     if isinstance(a, dict) and isinstance(b, dict):

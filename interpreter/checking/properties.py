@@ -69,7 +69,18 @@ class GameChecker:
         self.counts = {k: 0 for k in PROPERTIES}
         self.coverage, self.tracer, self.probe = coverage, tracer, probe
         self.indices: list = []          # the option numbers taken in the last game
-        self.on_watch = None             # f(step) when a watched line ran during a step (guided search)
+        self.seen = [set() for _ in range(self.n)]
+        self.on_watch = None             # f(step, lines) when a watched line ran in a step (guided search)
+        if tracer is not None and coverage is not None:
+            tracer.announcing(coverage.rules, self._glimpse)
+
+    def _glimpse(self, frame) -> None:
+        """An announcement is about to be made: the cards each seat sees at this moment count as
+        seen (a card drawn face up and put back before the next decision was seen all the same)."""
+        state = next((v for v in frame.f_locals.values() if isinstance(v, State)), None)
+        if state is not None:
+            for s in range(self.n):
+                self.seen[s] |= visible_cards(state, s)
 
     def play(self, seed: int, choices, trace: list, give_up_after: int | None = None, chooser=None) -> None:
         """Play one game under the properties: take ``choices[k] % options`` at step k, then ask
@@ -89,6 +100,8 @@ class GameChecker:
         game = self.game
         self.indices = indices = []
         cov, probe = self.coverage, self.probe
+        # seen in a zone the seat may look at (at a decision, or as an announcement is made)
+        self.seen = [set() for _ in range(self.n)]
         try:
             state = self._run(game.new_initial_state, seed)
         except Exception as e:
@@ -100,7 +113,7 @@ class GameChecker:
         pick = random.Random(seed ^ 0x5EED)
         leak_rng = random.Random(seed)
         known = [set() for _ in range(self.n)]     # seen or announced: a player may remember them
-        seen = [set() for _ in range(self.n)]      # seen in a zone the seat may look at
+        seen = self.seen
         self.last_ann = None
         twin_at = leak_rng.randrange(1, self.twin_every + 1)
         step = 0
@@ -158,9 +171,9 @@ class GameChecker:
                     raise Violation(name, f"after '{texts[i]}' the {name} copy differs from the original")
             self.check_state(state, known, seen, leak_rng, step)
             if step == twin_at:
-                self.twin_test(state, seed, seen, leak_rng)
+                self.twin_test(state, seed, seen, leak_rng, trace)
                 twin_at += leak_rng.randrange(1, self.twin_every + 1)
-        self.twin_test(state, seed, seen, leak_rng)
+        self.twin_test(state, seed, seen, leak_rng, trace)
         self.check_end(state, seed)
 
     def twins(self, state: State):
@@ -229,7 +242,7 @@ class GameChecker:
                     raise runtime(e, f" (on a copy of the state with the cards Player {s + 1} cannot see "
                                      f"dealt differently)") from None
 
-    def twin_test(self, state: State, seed: int, seen: list, rng) -> None:
+    def twin_test(self, state: State, seed: int, seen: list, rng, trace: list) -> None:
         """The twin leak test for one seat at random, over the game so far."""
         s = rng.randrange(self.n)
         unseen = [c for c in range(self.ncards) if c not in seen[s]]
@@ -239,9 +252,13 @@ class GameChecker:
         try:
             twin_leak(self.game, seed, state.hist, self.indices, s, unseen, rng)
         except Leak as e:
-            at = "" if e.step is None else f" (at step {e.step} of the game)"
+            at = ""
+            if e.step is not None:
+                at = f" (after decision {e.step})" if e.step else " (before the first decision)"
+                del trace[e.step:]      # the moves up to the leak are enough to see it
             raise Violation("no derived leaks", e.message + at) from None
         except TwinFailed as e:
+            del trace[e.step:]
             raise runtime(e.error, f" (at step {e.step}, in the same game with the cards Player {s + 1} "
                                    f"never saw dealt differently)") from None
         except Exception as e:
