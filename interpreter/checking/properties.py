@@ -69,6 +69,7 @@ class GameChecker:
         self.counts = {k: 0 for k in PROPERTIES}
         self.coverage, self.tracer, self.probe = coverage, tracer, probe
         self.indices: list = []          # the option numbers taken in the last game
+        self.longest = 0                 # decisions in the longest game played to its end
         self.seen = [set() for _ in range(self.n)]
         self.on_watch = None             # f(step, lines) when a watched line ran in a step (guided search)
         if tracer is not None and coverage is not None:
@@ -172,9 +173,12 @@ class GameChecker:
             self.check_state(state, known, seen, leak_rng, step)
             if step == twin_at:
                 self.twin_test(state, seed, seen, leak_rng, trace)
-                twin_at += leak_rng.randrange(1, self.twin_every + 1)
+                # each test replays the game so far: ever further apart, so that a long game costs
+                # no more than a few replays of itself
+                twin_at += max(step, leak_rng.randrange(1, self.twin_every + 1))
         self.twin_test(state, seed, seen, leak_rng, trace)
         self.check_end(state, seed)
+        self.longest = max(self.longest, step)
 
     def twins(self, state: State):
         self.counts["clone"] += 1

@@ -9,7 +9,10 @@
    * *restarts*: whenever the condition in front of an unreached branch is tested (the line
      closest to it that runs), the moves that led there are saved; a restart replays them but for
      the last few decisions, and plays on with swarm weights.
-   A violation found this way is reported with the full sequence of moves (not shrunk).
+   A violation found this way is reported with the full sequence of moves (not shrunk). A guided
+   game is given up quietly after four times as many decisions as the longest game so far (at
+   least 1,000): a swarm player can keep doing one thing for ever — always drawing — where no
+   player would, and whether *every* game ends is hypothesis's games' question.
 """
 from __future__ import annotations
 
@@ -157,8 +160,11 @@ class Guide:
                 else:
                     self.game_seed = (base_seed + self.rng.randrange(2 ** 31)) % 2 ** 31
                 trace: list = []
+                # a swarm player may keep doing one thing for ever (always drawing, say) where
+                # nobody would: such a game is given up quietly, long after any game ended so far
+                cap = min(checker.max_steps, max(1000, 4 * checker.longest))
                 try:
-                    checker.play(self.game_seed, prefix, trace, chooser=self.chooser())
+                    checker.play(self.game_seed, prefix, trace, cap, chooser=self.chooser())
                 except Violation as v:
                     return Failure(v.prop, v.message, cfg.players, cfg.variants, self.game_seed, trace,
                                    "full" if v.prop == "ends" else "guided")
