@@ -110,7 +110,7 @@ def build_parsers():
     check.add_argument("--min-coverage", type=_percent, metavar="N",
                        help="fail when fewer than N %% of the branches were reached")
     check.add_argument("--no-coverage", action="store_true",
-                       help="play without tracing the rules (no coverage, no guided search)")
+                       help="no coverage and no guided search: every game from hypothesis")
     check.add_argument("--exhaustive", action="store_true",
                        help="explore every line of play from one deal (--seed) instead of sampling games")
     check.add_argument("--max-states", type=_positive, default=200_000, metavar="N",

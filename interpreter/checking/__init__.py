@@ -32,8 +32,8 @@ def check_config(path: str, cfg: Config, games: int, seed: int, max_steps: int, 
     rules = rules if rules is not None else parse_file(path)
     program = compile_rules(rules, cfg.players, cfg.variants)
     game = Game(program)
-    if not coverage:
-        checker = GameChecker(game, max_steps)
+    if not coverage:    # traced all the same, lightly: the leak tests need the announcements' moments
+        checker = GameChecker(game, max_steps, tracer=Tracer(program), rules=rules)
         return checker, hypothesis_games(checker, cfg, games, seed, progress)
     cov = Coverage.empty(program, rules)
     checker = GameChecker(game, max_steps, coverage=cov, tracer=Tracer(program),
@@ -64,6 +64,7 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
     totals = {k: 0 for k in PROPERTIES}
     title, ngames, nsteps = "", 0, 0
     total_cov = None
+    per_config: list = []
     for cfg in configs:
         label = f"{Path(path).name}, {cfg.describe()}"
 
@@ -78,6 +79,7 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
             totals[k] += v
         cov = checker.coverage
         if cov is not None:
+            per_config.append(f"{cfg.describe()}: {cov.summary_line()}")
             if total_cov is None:
                 total_cov = cov
             else:
@@ -104,7 +106,7 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
     print(total_cov.summary_line(), file=out)
     if coverage_file:
         try:
-            total_cov.write(coverage_file, path, [c.describe() for c in configs])
+            total_cov.write(coverage_file, path, per_config)
         except OSError as e:
             print(f"error: cannot write the coverage to {coverage_file}: {e.strerror or e}", file=err)
             return 1

@@ -312,6 +312,7 @@ class Coverage:
         return out
 
     def write(self, target: str, path: str, configs: list[str]) -> None:
+        """The annotated rules file; ``configs`` are lines naming each configuration (and its figures)."""
         rows = self.annotate(path)
         if target.endswith((".html", ".htm")):
             body = []
@@ -324,12 +325,12 @@ class Coverage:
                     "padding-right:1em}tr.never{background:#fdd}tr.branch{background:#fec}"
                     "tr.run td.n{color:#070}</style>"
                     f"<h1>{html.escape(Path(path).name)}</h1><p>{html.escape(self.summary_line())}</p>"
-                    f"<p>configurations: {html.escape(', '.join(configs))}</p>"
+                    "<p>configurations:</p><ul>" + "".join(f"<li>{html.escape(c)}</li>" for c in configs) + "</ul>"
                     "<p>red: code never run; orange: a branch never taken (said at the line's end)</p>"
                     f"<table>{''.join(body)}</table>")
             text = page
         else:
-            text = "\n".join([f"# {self.summary_line()}", f"# configurations: {', '.join(configs)}",
+            text = "\n".join([f"# {self.summary_line()}"] + [f"# {c}" for c in configs] + [
                               "# count | ! a branch never taken, - code never run"] +
                              [f"{n:>9} {mark} {t}" for n, mark, t in rows]) + "\n"
         Path(target).write_text(text, encoding="utf-8")
@@ -367,6 +368,11 @@ class AbleProbe:
         self.pos = {i: program.decisions[i].pos for i in self.decisions}
         self.shadow = Game(compile_rules(strip_if_able(rules), players, variants)) if self.decisions else None
         self.done: set = set()          # decisions seen both ways: no need to probe them again
+
+    @property
+    def active(self) -> bool:
+        """Some 'if able' decision has not been seen both ways yet."""
+        return len(self.done) < len(self.decisions)
 
     def wanted(self, did) -> bool:
         return did in self.decisions and did not in self.done

@@ -132,10 +132,14 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
     except GameError:
         return 0
     step = 0
+    marks = [None, None]       # the announcements compared so far, in each game
     while True:
         if not _same_world(prog, orig, twin, pi):
             return step
-        a, b = view(orig, seat, log=True), view(twin, seat, log=True)
+        a, b = view(orig, seat, log=False), view(twin, seat, log=False)
+        # only the announcements made since the last step: the log of a long game is long
+        a["log"], b["log"] = new_log(orig, marks[0]), new_log(twin, marks[1])
+        marks = [orig.ann, twin.ann]
         if a != b:
             raise Leak(describe(a, b, seat), step)
         if step >= len(indices) or orig.is_terminal() or twin.is_terminal():
@@ -158,6 +162,16 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
                 return step
             raise TwinFailed(e, step + 1) from None
         step += 1
+
+
+def new_log(state, since) -> list:
+    """The announcements made since ``since`` (an earlier ``state.ann``), as text, oldest first."""
+    entries = []
+    node = state.ann
+    while node is not since and node is not None:
+        entries.append((node[1], node[2:]))
+        node = node[0]
+    return [state._format(e) for e in reversed(entries)]
 
 
 def _named(typ, v, names):

@@ -55,10 +55,11 @@ def runtime(e: Exception, where: str = "") -> Violation:
 
 class GameChecker:
     """Plays games under the properties; ``play`` raises Violation. With ``coverage`` (a Coverage),
-    a ``tracer`` and a ``probe`` (AbleProbe), it records what the rules ran."""
+    a ``tracer`` and a ``probe`` (AbleProbe), it records what the rules ran. A ``tracer`` with the
+    ``rules`` alone only watches the announcements (what each seat sees as one is made)."""
 
     def __init__(self, game: Game, max_steps: int, sample_every: int = 7, twin_every: int = 150,
-                 coverage=None, tracer=None, probe=None):
+                 coverage=None, tracer=None, probe=None, rules=None):
         self.game = game
         self.max_steps = max_steps
         self.sample_every = sample_every
@@ -72,8 +73,8 @@ class GameChecker:
         self.longest = 0                 # decisions in the longest game played to its end
         self.seen = [set() for _ in range(self.n)]
         self.on_watch = None             # f(step, lines) when a watched line ran in a step (guided search)
-        if tracer is not None and coverage is not None:
-            tracer.announcing(coverage.rules, self._glimpse)
+        if tracer is not None and (rules or coverage) is not None:
+            tracer.announcing(rules or coverage.rules, self._glimpse)
 
     def _glimpse(self, frame) -> None:
         """An announcement is about to be made: the cards each seat sees at this moment count as
@@ -92,6 +93,8 @@ class GameChecker:
         finally:
             if self.coverage is not None:
                 self.coverage.add_trace(self.tracer)
+            elif self.tracer is not None:
+                self.tracer.steps.clear()
 
     def _run(self, fn, *args):
         """Run the rules (traced for coverage when asked)."""
@@ -145,7 +148,7 @@ class GameChecker:
             twins = self.twins(state) if sample else ()
             trace.append(texts[i])
             indices.append(i)
-            before = state.clone() if probe is not None and probe.decisions else None
+            before = state.clone() if probe is not None and probe.active else None
             if cov is not None:
                 cov.decided(state.decision_label(), texts, texts[i])
             try:
