@@ -10,8 +10,8 @@
      closest to it that runs), the moves that led there are saved; a restart replays them but for
      the last few decisions, and plays on with swarm weights.
    A violation found this way is reported with the full sequence of moves (not shrunk). A guided
-   game is given up quietly after four times as many decisions as the longest game so far (at
-   least 1,000): a swarm player can keep doing one thing for ever — always drawing — where no
+   game is given up quietly after twice as many decisions as the longest game so far (at
+   least 300): a swarm player can keep doing one thing for ever — always drawing — where no
    player would, and whether *every* game ends is hypothesis's games' question.
 """
 from __future__ import annotations
@@ -162,7 +162,7 @@ class Guide:
                 trace: list = []
                 # a swarm player may keep doing one thing for ever (always drawing, say) where
                 # nobody would: such a game is given up quietly, long after any game ended so far
-                cap = min(checker.max_steps, max(1000, 4 * checker.longest))
+                cap = min(checker.max_steps, max(300, 2 * checker.longest))
                 try:
                     checker.play(self.game_seed, prefix, trace, cap, chooser=self.chooser())
                 except Violation as v:
