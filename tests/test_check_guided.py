@@ -40,6 +40,10 @@ def test_default_check_finds_the_rare_bug():
 
 
 def test_without_guidance_the_same_budget_misses_it():
+    """3 players, where the branch is least rare: 100 games from hypothesis alone pass; the same
+    100 games, half of them guided, do not."""
     out, err = io.StringIO(), io.StringIO()
-    code = run_check(str(RARE), out=out, err=err, coverage=False)
+    code = run_check(str(RARE), players=3, out=out, err=err, coverage=False)
     assert code == 0, "plain random games found it: the planted branch is no longer a test of guidance"
+    code = run_check(str(RARE), players=3, out=out, err=err)
+    assert code == 1 and "top() of an empty zone" in out.getvalue()
