@@ -1,5 +1,5 @@
 """The rulesrun front end: parse a ``.rules`` file, check it, and compile it into a ``Program``."""
-from .compile import compile_rules
+from .compiler import compile_rules
 from .errors import Pos, RulesError, RulesRuntimeError
 from .parser import parse_file, parse_text
 

@@ -205,6 +205,7 @@ class Choose(Stmt):
     label: str | None
     subset: bool = False
     such_that: Expr | None = None
+    label_text: "Str | None" = None     # a label with {expressions}: the whole action text
 
 
 @node

@@ -45,6 +45,7 @@ class VarInfo:
     type: str
     visibility: str
     initial: Any
+    domain: tuple | None = None   # every value it can hold, where the compiler knows (dsl.facts)
 
 
 @attrs.define
@@ -56,6 +57,7 @@ class Decision:
     kind: str                # what is chosen: card, player, number, ... or subset
     type: str = ""           # the checker's type of each option (list:card for a subset of cards)
     unique_texts: bool = False   # the options can never read alike (so nothing to number)
+    whole_text: bool = False     # display(option) is the whole action text (a label with {...})
 
 
 @attrs.define
@@ -100,6 +102,7 @@ class Program:
     max_players: int = 0
     heuristic: Callable | None = None   # f(S, seat): how well a seat stands mid-game (bots' guide)
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
+    frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
 
 
 class NoLegalAction(RulesRuntimeError):

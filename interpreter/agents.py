@@ -85,7 +85,7 @@ def determinise(state, seat: int, rng: random.Random, known) -> object:
     know carries over. The result depends only on what the seat sees, ``known`` and ``rng``: two
     states that look the same to the seat give the same copy. The copy has no history and no log
     (the rules never read them; rollouts have no use for them)."""
-    d = resample(state, seat, _Canonical(rng), known, relabel_log=False)
+    d = resample(state, seat, _Canonical(rng), known, relabel_log=False, redraw=True)
     d.rng = rng.getrandbits(62)
     d.forced = []
     d.hist = []

@@ -13,6 +13,7 @@ import sys
 from dsl import RulesError, RulesRuntimeError
 
 from . import __doc__ as _pkg_doc  # noqa: F401
+from .args import _Parser, _positive, _seed
 
 COMMANDS = ("play", "compile", "check", "replay", "simulate")
 
@@ -33,31 +34,6 @@ examples:
   rulesrun check games/magic_shop.rules --games 50
   rulesrun simulate games/magic_shop.rules --games 100 --players 4 --seats ismcts:100,random,random,random
 """
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # a clear message and exit 2, never a traceback
-        self.print_usage(sys.stderr)
-        print(f"rulesrun: error: {message}", file=sys.stderr)
-        print("Try 'rulesrun --help' for more.", file=sys.stderr)
-        sys.exit(2)
-
-
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {n}")
-    return n
-
-
-def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
 
 
 def _common(p: argparse.ArgumentParser, optional: bool = False) -> None:

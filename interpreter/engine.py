@@ -46,18 +46,22 @@ class _Actions(dict):
     """One seat's Actions for one decision: option -> Action, each made the first time it is asked
     for (a list option is looked up as a tuple, by Game._legal)."""
 
-    __slots__ = ("label", "display", "player")
+    __slots__ = ("label", "display", "player", "whole")
 
     def __init__(self, decision, player: int):
         super().__init__()
         self.label, self.display, self.player = decision.label, decision.display, player
+        self.whole = decision.whole_text
 
     def __missing__(self, option):
         action = self[option] = self.make(option)
         return action
 
     def make(self, value) -> Action:
-        """The Action of an option: the decision's label, a space, the value's text."""
+        """The Action of an option: the decision's label, a space, the value's text (or the whole
+        label worked out for the option, for a label with {expressions})."""
+        if self.whole:
+            return Action(self.display(value), self.player)
         return Action(f"{self.label} {self.display(value)}", self.player)
 
 
@@ -222,6 +226,10 @@ class State:
         if isinstance(e, RecursionError):
             raise RulesRuntimeError("procedures call one another without end (too deep for Python)",
                                     pos, self._prog.source) from None
+        if isinstance(e, TypeError) and "NoneType" in str(e):
+            # none (nobody, no card) where a player or a card is needed: p.score with p none
+            raise RulesRuntimeError("a value here is none (nobody, or no card), where a player or a card is "
+                                    "needed", pos, self._prog.source) from None
         # a Python error inside generated code: report the rules line it came from
         raise RulesRuntimeError(f"{type(e).__name__}: {e}", pos, self._prog.source) from None
 

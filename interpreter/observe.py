@@ -146,22 +146,31 @@ def announced_cards(state, since=None, strict: bool = False) -> set[int] | None:
     return out
 
 
-def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True) -> "object":
+def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
+             redraw: bool = False) -> "object":
     """A copy of ``state`` in which the cards ``seat`` cannot see are dealt out again at random among
     the places it cannot see (the same counts in every zone), relabelled consistently everywhere a
     card is named: zones, state values, card state, the open decision and the announcements.
     Cards in ``known`` (those the seat has seen before and may remember) keep their identity.
-    Nothing ``seat`` may see should differ — that is what the leak check and determinising bots use."""
+    Nothing ``seat`` may see should differ — that is what the leak check and determinising bots use.
+
+    The cards in procedures' frames (a card chosen earlier and kept in a local) are relabelled with
+    the same permutation, by the types the compiler records for each frame. With ``redraw`` (the
+    bots), what the seat cannot see is drawn again too: hidden values from the values the compiler
+    says they can hold (``VarInfo.domain``), and the cards of ``hidden`` zones, whose counts the
+    seat does not see either, dealt among those zones at random."""
     hidden = [c for c in hidden_cards(state, seat) if c not in known]
     shuffled = hidden[:]
     rng.shuffle(shuffled)
     pi = dict(zip(hidden, shuffled))
+    prog = state._prog
     if not pi:
         S = state.clone()
         S.rng = rng.getrandbits(62)
         S.forced = []
+        if redraw:
+            _redraw_values(S, prog, seat, rng)
         return S
-    prog = state._prog
     S = state.clone()
     S.rng = rng.getrandbits(62)   # the future shuffles are unknown too: never the real ones
     S.forced = []
@@ -180,10 +189,15 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True)
         return v
 
     S.z = [[card(c) for c in z] for z in S.z]
+    if redraw:
+        _redeal_hidden_zones(S, prog, known, rng)
     for zi, z in enumerate(S.z):
         for c in z:
             S.loc[c] = zi
-    S.g = [relabel(v.type, S.g[i]) for i, v in enumerate(prog.globals)]
+    S.frames = [_relabel_frame(prog, F, relabel) for F in S.frames]
+    if redraw:
+        _redraw_values(S, prog, seat, rng)
+    S.g = [relabel(v.type, x) for v, x in zip(prog.globals, S.g)]
     S.pv = [[relabel(v.type, x) for x in S.pv[i]] for i, v in enumerate(prog.player_vars)]
     new_cv = []
     for i, v in enumerate(prog.card_vars):
@@ -209,3 +223,47 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True)
         node = (node, *e)
     S.ann = node
     return S
+
+
+def _relabel_frame(prog, F, relabel) -> list:
+    """A frame [procedure, label, locals] with the cards in its locals relabelled."""
+    types = prog.frame_types[F[0]].get(F[1]) if F[0] < len(prog.frame_types) else None
+    if not types:
+        return [F[0], F[1], F[2][:]]
+    return [F[0], F[1], [relabel(t, v) for t, v in zip(types, F[2])] + F[2][len(types):]]
+
+
+def _pick(rng, values):
+    return values[rng.getrandbits(32) % len(values)]
+
+
+def _redraw_values(S, prog, seat: int, rng) -> None:
+    """Values ``seat`` cannot see, drawn again from the values they can hold (where known)."""
+    for i, v in enumerate(prog.globals):
+        if v.visibility == "hidden" and v.domain and len(v.domain) > 1:
+            S.g[i] = _pick(rng, v.domain)
+    for i, v in enumerate(prog.player_vars):
+        if v.visibility == "public" or not v.domain or len(v.domain) < 2:
+            continue
+        row = S.pv[i]
+        for p in range(len(row)):
+            if v.visibility == "hidden" or p != seat:
+                row[p] = _pick(rng, v.domain)
+    for i, v in enumerate(prog.card_vars):
+        if v.visibility != "public" and v.domain and len(v.domain) > 1:
+            S.cv[i] = [_pick(rng, v.domain) for _ in S.cv[i]]
+
+
+def _redeal_hidden_zones(S, prog, known, rng) -> None:
+    """The cards of ``hidden`` zones (nobody sees them or how many) dealt among those zones at
+    random; cards the seat remembers stay where they are."""
+    zones = [zi for zi, info in enumerate(prog.zones) if info.visibility == "hidden"]
+    if len(zones) < 2:
+        return
+    pool = sorted(c for zi in zones for c in S.z[zi] if c not in known)
+    if not pool:
+        return
+    for zi in zones:
+        S.z[zi] = [c for c in S.z[zi] if c in known]
+    for c in pool:
+        S.z[_pick(rng, zones)].append(c)

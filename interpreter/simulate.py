@@ -474,7 +474,7 @@ def plot(summary: dict, records: list[dict], info: dict, path: str) -> None:
 
 # ── the command ─────────────────────────────────────────────────────────────
 def build_parser():
-    from .cli import _Parser, _positive, _seed
+    from .args import _Parser, _positive, _seed
     p = _Parser(prog="rulesrun simulate", description=USAGE, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="FILE", help="the .rules file")
     p.add_argument("--games", "-n", type=_positive, required=True, metavar="N", help="how many games to play")

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import dsl.codegen
-import dsl.compile
+import dsl.runtime
+
 from interpreter.check import run_check
 from interpreter.cli import main
 
@@ -98,13 +98,13 @@ def test_a_shrunk_failure_replays_from_the_printed_command(tmp_path):
 
 def test_engine_level_conservation_is_checked(monkeypatch):
     """A broken engine (a move that drops the card) is caught by the conservation property."""
-    original = dsl.codegen.RUNTIME["move_zone"]
+    original = dsl.runtime.RUNTIME["move_zone"]
 
     def lossy(S, src, dest, bottom=False):
         original(S, src, dest, bottom)
         if len(S.z[dest]) == 3:
             S.z[dest].pop()     # a card vanishes from every zone
-    monkeypatch.setitem(dsl.codegen.RUNTIME, "move_zone", lossy)   # the generated code's helper
+    monkeypatch.setitem(dsl.runtime.RUNTIME, "move_zone", lossy)   # the generated code's helper
     code, out, _ = check(ROOT / "games" / "magic_shop.rules", players=4, games=3)
     assert code == 1
     assert "FAILED: every card is in exactly one zone at every step" in out

@@ -159,4 +159,4 @@ def test_wheel_ships_the_grammar(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "grammar/rules.lark" in names
     assert any(n.endswith("entry_points.txt") for n in names)
-    assert "dsl/compile.py" in names and "interpreter/cli.py" in names
+    assert "dsl/compiler.py" in names and "dsl/passes/resume.py" in names and "interpreter/cli.py" in names

@@ -178,7 +178,7 @@ def test_a_python_error_inside_a_pure_procedure_names_its_rules_line():
         g.new_initial_state(seed=1)
     err = info.value
     assert err.pos.line == HEADER.count("\n") + 5
-    assert "TypeError" in err.message
+    assert "is none (nobody, or no card)" in err.message   # not a raw Python TypeError
     assert "        total += who.got" in str(err)
 
 
@@ -193,7 +193,7 @@ def test_a_python_error_inside_a_define_names_the_define():
     s = g.new_initial_state(seed=1)
     with pytest.raises(RulesRuntimeError) as info:
         s.apply_action(0)
-    assert "TypeError" in info.value.message
+    assert "is none (nobody, or no card)" in info.value.message
     assert info.value.pos.line in (HEADER.count("\n") + 3, HEADER.count("\n") + 6)
 
 

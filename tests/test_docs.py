@@ -196,7 +196,7 @@ def test_command_line_output_is_as_shown(block, tmp_path, monkeypatch, capsys):
 
 
 def test_every_builtin_and_aggregate_is_documented():
-    from dsl.compile import AGGREGATES, BUILTINS
+    from dsl.builtins import AGGREGATES, BUILTINS
     text = DOC.read_text(encoding="utf-8")
     for name in list(BUILTINS) + list(AGGREGATES):
         assert f"`{name}(" in text, f"{name}() is not in docs/language.md"

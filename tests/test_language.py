@@ -629,14 +629,16 @@ def test_an_empty_list_learns_its_type_from_an_assignment():
     assert play(g).var("total") == 12
 
 
-def test_holder_of_none_is_none_and_invariants_are_declared_once():
+def test_holder_of_none_is_a_rules_error_and_invariants_are_declared_once():
     g = make("""
         state who: player = player 1
         state c: card = none
         flow:
             who = holder(c)
     """)
-    assert play(g).var("who") is None
+    with pytest.raises(RulesRuntimeError) as err:
+        play(g)
+    assert "holder() of none" in err.value.message and err.value.pos.line == HEADER.count("\n") + 5
     with pytest.raises(RulesError) as e:
         make("""
             invariant "same": yes

@@ -1,0 +1,181 @@
+"""The compiler's front door: a parsed rules file → a ``Program``, through the stages of ``dsl``.
+
+    parse (dsl.parser)      text → AST (dsl.ast)
+    declare (dsl.declare)   variants, kinds, constants, cards, zones, state → the compiler's tables
+    check (dsl.check_expr, dsl.builtins)   expressions → typed IR (dsl.ir)
+    lower (dsl.lower)       statements and procedures → IR, with explicit stops
+    passes (dsl.passes)     inline, fast paths, resume entries and liveness, loops
+    emit (dsl.emit)         IR → Python functions, each line mapped to its rules position
+
+The stages share the tables below (a ``Compiler`` is the stages' mixins over one set of tables);
+see docs/architecture.md.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import ast as A
+from . import facts
+from . import types as T
+from .builtins import Calls
+from .check_expr import Expressions
+from .declare import Declarations
+from .emit import Namespace
+from .errors import Pos, RulesError
+from .ir import ret
+from .lower import Statements
+from .program import Decision, Program, Template, VarInfo, ZoneInfo
+from .scope import Scope
+
+
+class Compiler(Declarations, Expressions, Calls, Statements):
+    def __init__(self, rules: A.RulesFile, players: int, variants: tuple = ()):
+        self.rules = rules
+        self.src = rules.source
+        self.path = rules.path
+        self.N = players
+        self.requested = tuple(variants)
+        self.in_const = False
+        self.consts: dict[str, tuple[Any, str]] = {}
+        self.kinds: dict[str, tuple] = {}
+        self.enum_values: dict[str, str] = {}
+        self.attrs: dict[str, str] = {}
+        self.card_attrs: dict[str, list] = {}
+        self.card_names: list[str] = []
+        self.zone_index: dict[str, int] = {}
+        self.families: dict[str, int] = {}
+        self.zones: list[ZoneInfo] = []
+        self.globals: dict[str, tuple[int, VarInfo]] = {}
+        self.pvars: dict[str, tuple[int, VarInfo]] = {}
+        self.cvars: dict[str, tuple[int, VarInfo]] = {}
+        self.defines: dict[str, A.DefineDecl] = {}
+        self.define_cache: dict = {}
+        self.proc_decls: dict[str, A.ProcDecl] = {}
+        self.proc_index: dict = {}
+        self.gen = Namespace(rules.path)
+        self.next_label = 1
+        self.ir_bodies: list = []          # every procedure's IR, for the facts worked out at the end
+        self.frame_types: dict = {}        # resumable procedure -> label -> types of the frame's locals
+        self._defining: set = set()
+        self.procs: list = []            # resumable procedures' functions, by frame index
+        self.proc_names: list[str] = []
+        self.proc_nslots: list[int] = []
+        self.proc_pad: list[list] = []   # the None locals a new frame of each starts with
+        self.resumable: set[str] = set()
+        self.inline: set[str] = set()
+        self.inlined = 0
+        self.decisions: list[Decision] = []
+        self.templates: list[Template] = []
+        self.called: set[str] = set()
+
+    # ── diagnostics ────────────────────────────────────────────────────────
+    def err(self, msg: str, pos: Pos | None, hint: str | None = None):
+        raise RulesError(msg, pos, hint, self.src)
+
+    # ── the whole file ─────────────────────────────────────────────────────
+    def compile(self) -> Program:
+        items = self._select_variants()
+        by_type: dict[str, list] = {}
+        for it in items:
+            by_type.setdefault(type(it).__name__, []).append(it)
+        first = lambda name: (by_type.get(name) or [None])[0]
+
+        game = first("GameDecl")
+        title = game.title if game else self.path
+        pl = first("PlayersDecl")
+        if pl is None:
+            self.err("the rules never say how many players the game is for", None,
+                     "add a line like 'players 3 to 5'")
+        if not pl.low <= self.N <= pl.high:
+            span = f"{pl.low}" if pl.low == pl.high else f"{pl.low} to {pl.high}"
+            with_variant = f" with the variant '{self.players_variant}'" if self.players_variant else ""
+            raise RulesError(f"{title}{with_variant} is for {span} players, not {self.N}", None,
+                             f"choose --players between {pl.low} and {pl.high}" if pl.low != pl.high else
+                             f"use --players {pl.low}")
+
+        for k in by_type.get("KindDecl", []):
+            self._kind(k)
+        # names declared later, so that a constant reading one is told why it cannot
+        self.later_state = {s.name for s in by_type.get("StateDecl", []) if s.owner is None} | \
+            {z.name for z in by_type.get("ZoneDecl", [])}
+        for c in by_type.get("ConstDecl", []):
+            self._const(c)
+        cards = first("CardsDecl")
+        if cards is None:
+            self.err("the rules declare no cards", None, "add a 'cards:' block")
+        self._cards(cards)
+        zones = by_type.get("ZoneDecl", [])
+        if not zones:
+            self.err("the rules declare no zones", None, "add a line like 'zone deck: facedown'")
+        for z in zones:
+            self._zone(z)
+        if self.zones[0].owner is not None:
+            self.err("the first zone holds every card at the start, so it cannot be a per-player zone",
+                     zones[0].pos, "declare a shared zone such as 'zone deck: facedown' first")
+        for s in by_type.get("StateDecl", []):
+            self._state(s)
+        for d in by_type.get("DefineDecl", []):
+            self._check_free(d.name, d.pos)
+            self.defines[d.name] = d
+        for p in by_type.get("ProcDecl", []):
+            self._check_free(p.name, p.pos)
+            self.proc_decls[p.name] = p
+
+        flow = first("FlowDecl")
+        if flow is None:
+            self.err("the rules have no 'flow:' block, so the game never starts", None,
+                     "add 'flow:' with the game's rounds and turns")
+        self.resumable = self._find_resumable()
+        self.inline = self._find_inline(flow.body)
+        self._proc_body("flow", (), (), flow.body, flow.pos, resumable=True)
+
+        score = None
+        sd = first("ScoreDecl")
+        if sd is not None:
+            score = self._player_fn(sd.var, sd.expr, T.NUMBER, "the score")
+        winner_keys = []
+        wd = first("WinnersDecl")
+        if wd is not None:
+            for kind, e in wd.orders:
+                fn = self._player_fn(wd.var, e, T.NUMBER, "a winners order")
+                winner_keys.append((1 if kind == "highest" else -1, fn))
+        elif score is not None:
+            winner_keys.append((1, score))
+        hd = first("HeuristicDecl")
+        heuristic = None if hd is None else self._player_fn(hd.var, hd.expr, T.NUMBER, "the heuristic")
+        invariants = []
+        for inv in by_type.get("InvariantDecl", []):
+            node, t = self.expr(inv.expr, Scope("py"))
+            self._expect(t, T.BOOL, inv.expr.pos, "an invariant")
+            invariants.append((inv.text, self.gen.lambda_(["S"], node, inv.expr.pos, f"invariant {inv.text!r}")))
+
+        for name, p in self.proc_decls.items():
+            if name not in self.called:
+                self.err(f"procedure '{name}' is never called", p.pos, "call it from flow or another procedure, or remove it")
+
+        variables = {("g", i): v for i, v in self.globals.values()}
+        variables.update({("pv", i): v for i, v in self.pvars.values()})
+        variables.update({("cv", i): v for i, v in self.cvars.values()})
+        for key, dom in facts.domains(self.ir_bodies, variables, self.kinds, self.N).items():
+            variables[key].domain = dom
+
+        return Program(
+            title=title, path=self.path, source=self.src, players=self.N, variants=self.selected,
+            available_variants=self.available, card_names=self.card_names, card_attrs=self.card_attrs,
+            attr_types=dict(self.attrs), zones=self.zones, zone_index=self.zone_index, families=self.families,
+            globals=[v for _, v in sorted(self.globals.values(), key=lambda x: x[0])],
+            player_vars=[v for _, v in sorted(self.pvars.values(), key=lambda x: x[0])],
+            card_vars=[v for _, v in sorted(self.cvars.values(), key=lambda x: x[0])],
+            procs=self.procs, code=self.gen, proc_names=self.proc_names, proc_nslots=self.proc_nslots,
+            decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
+            heuristic=heuristic, frame_types=[self.frame_types.get(i, {}) for i in range(len(self.procs))],
+            invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
+            min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined)
+
+
+    def _return(self, node, pos):
+        return ret(node, pos)
+
+
+def compile_rules(rules: A.RulesFile, players: int, variants: tuple = ()) -> Program:
+    return Compiler(rules, players, variants).compile()

@@ -1,0 +1,416 @@
+"""Emit: IR (``dsl.ir``) → Python functions. The only module that writes Python.
+
+Our IR nodes become plain Python nodes here: a ``K`` a reference into the table of constants
+(``_k0``, ``_k1``, ...; a literal for None, booleans and integers), a ``Local`` a Python name made
+from its slot number (``l3``, ``v3``, ``_t3``, or ``L[3]``), ``St`` the state's list (read once
+into a local at the top of a procedure that uses it often), a ``Stop`` the code that saves the
+frame and leaves or calls, a ``Load`` the code that reads the frame back. No user text becomes
+Python source: names in the generated code are made here from numbers.
+
+Each function is written with ``ast.unparse`` (kept in ``sources`` for reading), parsed and
+compiled, and each line of it is mapped to the rules position of the statement it came from
+(``code_pos``), so that an error inside generated code still names the rules line
+(``position``).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from .ir import Load, Local, Move, St, Stop
+from .program import CALL_DEPTH, DONE, STOP, SWITCH
+from .runtime import RUNTIME
+
+_LOCAL_NAMES = {"py": "v{}", "frame": "l{}", "temp": "_t{}"}
+
+
+class Namespace:
+    """The globals shared by every generated function of one program: runtime helpers, constants
+    (``_k<n>``) and the generated functions themselves, which call one another by name."""
+
+    def __init__(self, path: str):
+        self.ns: dict = {"__builtins__": __builtins__, **RUNTIME}
+        self.path = path
+        self.code_pos: dict[str, dict[int, Any]] = {}   # generated file name -> line -> Pos
+        self._modules: dict[str, ast.Module] = {}        # generated file name -> the code compiled
+        self._consts: dict = {}
+        self._n = 0
+
+    @property
+    def sources(self) -> dict:
+        """Generated file name -> the Python source, for reading (texts shown as their constants)."""
+        return {f: _Listing().visit(m) + "\n" for f, m in self._modules.items()}
+
+    @property
+    def lines(self) -> dict:
+        """Generated file name -> one line per statement, indexed as the running code numbers them."""
+        return {f: [_Listing().first_line(s) for s in _statements(m.body)] for f, m in self._modules.items()}
+
+    def const(self, value) -> str:
+        """The name of a value known when compiling, in the table of constants."""
+        key = id(value)
+        hit = self._consts.get(key)
+        if hit is not None and hit[1] is value:
+            return hit[0]
+        cname = f"_k{len(self._consts)}"
+        self._consts[key] = (cname, value)
+        self.ns[cname] = value
+        return cname
+
+    def fresh(self, stem: str) -> str:
+        self._n += 1
+        return f"{stem}{self._n}"
+
+    # ── functions ─────────────────────────────────────────────────────────
+    def function(self, fname: str, params: list, stmts: list, what: str = "", hoist: bool = False):
+        """Define ``def fname(params): stmts``. ``params``: "S", "L" or Locals. With ``hoist``,
+        the state's lists used more than once are read into locals at the top."""
+        from . import passes
+        stmts = passes.plain(stmts)
+        w = _Writer(self, _hoisted(stmts) if hoist else ())
+        fn = _def(fname, [w.param(p) for p in params], w.head() + w.block(stmts))
+        self._compile([fn], what or fname)
+        return self.ns[fname]
+
+    def lambda_(self, params: list, node, pos, what: str = "expression"):
+        ret = ast.Return(value=node)
+        ret.pos = pos
+        return self.function(self.fresh("_f"), params, [ret], what)
+
+    def resumable(self, ref: int, body: list, nslots: int, labels: int, what: str) -> list:
+        """A resumable procedure as one function per place to start from (``dsl.passes.resume``):
+        ``_R<ref>_0`` runs it from the beginning, ``_R<ref>_<k>`` resumes it after stop k."""
+        from . import passes
+        entries, body = passes.resumable(body, labels, nslots)
+        hoisted = _hoisted(body)
+        fns = []
+        for k, stmts in enumerate(entries):
+            w = _Writer(self, hoisted)
+            code = w.block(stmts)
+            fns.append(_def(f"_R{ref}_{k}", ["S", "F"], (w.head() + code) if code else [ast.Pass()]))
+        self._compile(fns, what)
+        return [self.ns[f.name] for f in fns]
+
+    def _compile(self, fns: list, what: str) -> None:
+        filename = f"<rules {self.path}: {what}>"
+        if filename in self.code_pos:     # the same procedure for other argument types, another value
+            filename = f"{filename[:-1]} #{sum(f.startswith(filename[:-1]) for f in self.code_pos) + 1}>"
+        module = ast.Module(body=fns, type_ignores=[])
+        # each statement is a line of its own, numbered in the order of the text; the line takes
+        # the rules position of its statement, or of the one before it
+        poss, last = {}, None
+        for line, s in enumerate(_statements(fns), 1):
+            s.lineno = s.end_lineno = line
+            s.col_offset = s.end_col_offset = 0
+            last = getattr(s, "pos", None) or last
+            if last is not None:
+                poss[line] = last
+        _locate(fns)
+        self.code_pos[filename] = poss
+        self._modules[filename] = module
+        exec(compile(module, filename, "exec"), self.ns)
+
+    def position(self, tb):
+        """The rules position of the innermost generated line in a traceback, or None."""
+        pos = None
+        while tb is not None:
+            table = self.code_pos.get(tb.tb_frame.f_code.co_filename)
+            if table is not None:
+                pos = table.get(tb.tb_lineno, pos)
+            tb = tb.tb_next
+        return pos
+
+
+class _Text(ast.Constant):
+    """A text from the rules: a constant of the code object (read as fast as a number), shown in
+    the listing by its name in the table of constants. It never passes through Python's parser."""
+    _fields = ("value", "kind")
+
+
+class _Listing(ast._Unparser):
+    """``ast.unparse``, with texts from the rules shown by their constants' names."""
+
+    def visit__Text(self, node):
+        self.write(node.alias)
+
+    def first_line(self, stmt) -> str:
+        if isinstance(stmt, (ast.If, ast.While, ast.For, ast.FunctionDef)):
+            head = {ast.If: "if", ast.While: "while", ast.For: "for"}.get(type(stmt))
+            if head is None:
+                return f"def {stmt.name}(...):"
+            if isinstance(stmt, ast.For):
+                return f"for {self.visit(stmt.target)} in {_Listing().visit(stmt.iter)}:"
+            return f"{head} {self.visit(stmt.test)}:"
+        return self.visit(stmt).split("\n", 1)[0]
+
+
+_NO_PLACE = (ast.expr_context, ast.operator, ast.cmpop, ast.boolop, ast.unaryop)
+
+
+def _locate(stmts) -> None:
+    """Every node below a statement (not in its blocks) on the statement's line: what
+    ``ast.fix_missing_locations`` does, in one pass over what needs it."""
+    for s in _statements(stmts):
+        line = s.lineno
+        todo = [getattr(s, f, None) for f in s._fields if f not in ("body", "orelse")]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, list):
+                todo.extend(n)
+            elif isinstance(n, ast.AST) and not isinstance(n, _NO_PLACE):
+                n.lineno = n.end_lineno = line
+                n.col_offset = n.end_col_offset = 0
+                todo.extend(getattr(n, f, None) for f in n._fields)
+
+
+def _statements(stmts):
+    """Every statement, in the order of the text."""
+    for s in stmts:
+        yield s
+        for field in ("body", "orelse"):
+            inner = getattr(s, field, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
+
+
+def _def(fname: str, params: list, body: list):
+    args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], kwonlyargs=[], kw_defaults=[],
+                         defaults=[])
+    return ast.FunctionDef(name=fname, args=args, body=body or [ast.Pass()], decorator_list=[], returns=None,
+                           type_comment=None, lineno=1)
+
+
+def _hoisted(stmts: list) -> tuple:
+    """The state's lists read into locals at the top: the zones and globals when used more than
+    once, the others when used more than eight times."""
+    uses: dict = {}
+    for s in stmts:
+        for n in _walk(s):
+            if isinstance(n, St):
+                uses[n.which] = uses.get(n.which, 0) + 1
+    return tuple(sorted(w for w, k in uses.items() if k > 1 and (w in ("z", "g") or k > 8)))
+
+
+def _walk(node):
+    from .ir import walk_exprs
+    return walk_exprs(node)
+
+
+class _Writer:
+    """Our nodes as plain Python nodes, for one function."""
+
+    def __init__(self, space: Namespace, hoisted: tuple):
+        self.space, self.hoisted = space, hoisted
+
+    def head(self) -> list:
+        return [_assign(_n(f"_{w}", store=True), _attr("S", w)) for w in self.hoisted]
+
+    @staticmethod
+    def param(p) -> str:
+        return p if isinstance(p, str) else _local_name(p)
+
+    # statements
+    def block(self, stmts: list) -> list:
+        out: list = []
+        for s in stmts:
+            out.extend(self.stmt(s))
+        return out
+
+    def stmt(self, s) -> list:
+        pos = getattr(s, "pos", None)
+        if isinstance(s, Stop):
+            out = self._stop(s)
+        elif isinstance(s, Load):
+            out = self._load(s.stop)
+        elif isinstance(s, Move):
+            out = self._move(s)
+        else:
+            s = _shallow(s)
+            for field, value in ast.iter_fields(s):
+                if field in ("body", "orelse"):
+                    setattr(s, field, self.block(value) or ([ast.Pass()] if field == "body" else []))
+                elif isinstance(value, ast.expr):
+                    setattr(s, field, self.expr(value))
+                elif isinstance(value, list) and value and isinstance(value[0], ast.expr):
+                    setattr(s, field, [self.expr(v) for v in value])
+            _stores(s)
+            out = [s]
+        for x in out:
+            if getattr(x, "pos", None) is None:
+                x.pos = pos
+        return out
+
+    def expr(self, node):
+        return _Plain(self).visit(node)
+
+    def _stop(self, s: Stop) -> list:
+        out = self.block(s.pre)
+        saved = [_n(f"l{i}") for i in s.saved] + ([ast.Constant(value=None)] if s.chosen is not None else [])
+        frame = ast.Subscript(value=_n("F"), slice=ast.Constant(value=2), ctx=ast.Store())
+        out.append(_assign(frame, ast.List(elts=saved, ctx=ast.Load())))
+        out.append(_assign(ast.Subscript(value=_n("F"), slice=ast.Constant(value=1), ctx=ast.Store()),
+                           ast.Constant(value=s.label)))
+        if s.kind == "decision":
+            out.append(ast.Return(value=ast.Constant(value=STOP)))
+            return out
+        deep = _compare(_call(_n("len"), _attr("S", "frames")), ast.Gt(), ast.Constant(value=CALL_DEPTH))
+        out.append(ast.If(test=deep, body=[ast.Return(value=ast.Constant(value=SWITCH))], orelse=[]))
+        out.append(_assign(_n("_r", store=True), _call(_n(f"_R{s.callee}_0"), _n("S"), _n("_G"))))
+        out.append(ast.If(test=_compare(_n("_r"), ast.NotEq(), ast.Constant(value=DONE)),
+                          body=[ast.Return(value=_n("_r"))], orelse=[]))
+        return out
+
+    def _load(self, s: Stop) -> list:
+        names = [f"l{i}" for i in s.saved] + ([_local_name(s.chosen)] if s.chosen is not None else [])
+        if not names:
+            return []
+        target = ast.Tuple(elts=[_n(x, store=True) for x in names], ctx=ast.Store())
+        return [_assign(target, ast.Subscript(value=_n("F"), slice=ast.Constant(value=2), ctx=ast.Load()))]
+
+    def _move(self, s: Move) -> list:
+        out = []
+        card, dest = self.expr(s.card), self.expr(s.dest)
+        if not _simple(s.card):
+            out.append(_assign(_n("_c", store=True), card))
+            card = _n("_c")
+        if not _simple(s.dest):
+            out.append(_assign(_n("_d", store=True), dest))   # worked out before the card leaves its zone
+            dest = _n("_d")
+        z, loc = self._st("z"), self._st("loc")
+        fail = _call(_n("fail"), self._k("there is no card to move"), self._k(s.pos))
+        out.append(ast.If(test=_compare(card, ast.Is(), ast.Constant(value=None)), body=[ast.Expr(value=fail)],
+                          orelse=[]))
+        held = ast.Subscript(value=z, slice=ast.Subscript(value=loc, slice=card, ctx=ast.Load()), ctx=ast.Load())
+        out.append(ast.Expr(value=_call(ast.Attribute(value=held, attr="remove", ctx=ast.Load()), card)))
+        into = ast.Subscript(value=self._st("z"), slice=dest, ctx=ast.Load())
+        put = _call(ast.Attribute(value=into, attr="insert", ctx=ast.Load()), ast.Constant(value=0), card) \
+            if s.bottom else _call(ast.Attribute(value=into, attr="append", ctx=ast.Load()), card)
+        out.append(ast.Expr(value=put))
+        out.append(_assign(ast.Subscript(value=self._st("loc"), slice=card, ctx=ast.Store()), dest))
+        return out
+
+    # expressions
+    def _k(self, value):
+        if value is None or isinstance(value, (bool, int)):
+            return ast.Constant(value=value)
+        if type(value) is str:
+            node = _Text(value=value)
+            node.alias = self.space.const(value)
+            return node
+        return _n(self.space.const(value))
+
+    def _st(self, which: str):
+        return _n(f"_{which}") if which in self.hoisted else _attr("S", which)
+
+
+def _simple(node) -> bool:
+    from .passes.inline import simple
+    return simple(node)
+
+
+class _Plain(ast.NodeTransformer):
+    """Our expression nodes replaced by plain Python ones."""
+
+    def __init__(self, w: _Writer):
+        self.w = w
+
+    def generic_visit(self, node):       # a new node: the IR is shared by entries, never changed
+        new = _shallow(node)
+        for field, old in ast.iter_fields(node):
+            if isinstance(old, list):
+                setattr(new, field, [self.visit(x) if isinstance(x, ast.AST) else x for x in old])
+            elif isinstance(old, ast.AST):
+                setattr(new, field, self.visit(old))
+        return new
+
+    def visit_K(self, node):
+        return self.w._k(node.value)
+
+    def visit_Local(self, node):
+        if node.mode == "L":
+            return ast.Subscript(value=_n("L"), slice=ast.Constant(value=node.slot), ctx=ast.Load())
+        return _n(_local_name(node))
+
+    def visit_St(self, node):
+        return self.w._st(node.which)
+
+    def visit_Fn(self, node):
+        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=_local_name(node.param))], kwonlyargs=[],
+                             kw_defaults=[], defaults=[])
+        return ast.Lambda(args=args, body=self.visit(node.body))
+
+    def _gen(self, target, source, cond):
+        return [ast.comprehension(target=_as_store(self.visit(target)), iter=self.visit(source),
+                                  ifs=[self.visit(cond)] if cond is not None else [], is_async=0)]
+
+    def visit_Comp(self, node):
+        elt = self.visit(node.elt) if node.kind != "count" else ast.Constant(value=None)
+        gens = self._gen(node.target, node.source, node.cond)
+        if node.kind in ("any", "all"):
+            return _call(_n(node.kind), ast.GeneratorExp(elt=elt, generators=gens))
+        comp = ast.ListComp(elt=elt, generators=gens)
+        if node.kind == "list":
+            return comp
+        return _call(_n("len" if node.kind == "count" else "sum"), comp)
+
+    def visit_Best(self, node):
+        # (keys..., ±position, item): max() gives the highest and the first of equals; min() with
+        # +position the lowest. The item itself is never compared, as positions differ.
+        i = self.visit(node.index)
+        order = ast.UnaryOp(op=ast.USub(), operand=i) if node.kind == "highest" else i
+        row = ast.Tuple(elts=[self.visit(k) for k in node.keys] + [order, self.visit(node.target)], ctx=ast.Load())
+        target = ast.Tuple(elts=[_as_store(self.visit(node.index)), _as_store(self.visit(node.target))],
+                           ctx=ast.Store())
+        gens = [ast.comprehension(target=target, iter=_call(_n("enumerate"), self.visit(node.source)),
+                                  ifs=[self.visit(node.cond)] if node.cond is not None else [], is_async=0)]
+        pick = "max" if node.kind == "highest" else "min"
+        return _call(_n("_best"), _n(pick), ast.ListComp(elt=row, generators=gens))
+
+
+def _shallow(s):
+    new = s.__class__.__new__(s.__class__)
+    new.__dict__.update(s.__dict__)
+    return new
+
+
+def _stores(s) -> None:
+    """Assignment targets written to, as Python wants them marked."""
+    if isinstance(s, ast.Assign):
+        s.targets = [_as_store(t) for t in s.targets]
+    elif isinstance(s, (ast.AugAssign, ast.For)):
+        s.target = _as_store(s.target)
+
+
+def _as_store(t):
+    if isinstance(t, (ast.Name, ast.Subscript, ast.Attribute)):
+        t = _shallow(t)
+        t.ctx = ast.Store()
+    elif isinstance(t, (ast.Tuple, ast.List)):
+        t = _shallow(t)
+        t.elts = [_as_store(e) for e in t.elts]
+        t.ctx = ast.Store()
+    return t
+
+
+def _local_name(node: Local) -> str:
+    return _LOCAL_NAMES[node.mode].format(node.slot)
+
+
+def _n(ident: str, store: bool = False):
+    return ast.Name(id=ident, ctx=ast.Store() if store else ast.Load())
+
+
+def _attr(obj: str, attr: str):
+    return ast.Attribute(value=_n(obj), attr=attr, ctx=ast.Load())
+
+
+def _call(func, *args):
+    return ast.Call(func=func, args=list(args), keywords=[])
+
+
+def _compare(a, op, b):
+    return ast.Compare(left=a, ops=[op], comparators=[b])
+
+
+def _assign(target, value):
+    return ast.Assign(targets=[target], value=value)

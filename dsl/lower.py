@@ -1,0 +1,474 @@
+"""Check statements and lower procedures to IR: structured statements, with every place a
+resumable procedure can stop made an explicit ``Stop``.
+
+A statement is *resumable* when the game can stop inside it: a decision, the end of the game, or
+a call of a resumable procedure. A procedure holding one is compiled as a resumable procedure: its
+locals live in its frame, its loops that hold a stop keep their counters in the frame too, and a
+procedure called from one place only is written into its caller. The others are plain functions.
+``dsl.passes.resume`` then cuts a resumable procedure into one entry per place to start from.
+"""
+from __future__ import annotations
+
+import ast
+
+from . import ast as A
+from . import types as T
+from .errors import RulesError, did_you_mean
+from .ir import (K, Comp, Fn, Local, Move, St, Stop, assign, at, augassign, binop, call, compare,
+                 expr_stmt, name, not_, ret, sub)
+from . import facts
+from .ir import walk_exprs
+from .passes.inline import simple
+from .passes.resume import stops
+from .program import SWITCH, Decision, Template
+from .scope import Scope
+
+
+def _S(attr: str):
+    return ast.Attribute(value=name("S"), attr=attr, ctx=ast.Load())
+
+
+def sub_bodies(s) -> list:
+    if isinstance(s, A.If):
+        return [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
+    if isinstance(s, (A.While, A.Repeat, A.For)):
+        return [s.body]
+    return []
+
+
+class Statements:
+    """Mixed into the compiler (``dsl.compiler``): statements and procedures."""
+
+    # ── which procedures stop, and which are written into their caller ─────
+    def _find_resumable(self) -> set:
+        def direct(body):
+            calls, stop = set(), False
+            for s in body:
+                if isinstance(s, (A.Choose, A.EndGame)):
+                    stop = True
+                elif isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
+                    calls.add(s.expr.func)
+                for part in sub_bodies(s):
+                    c, st = direct(part)
+                    calls |= c
+                    stop = stop or st
+            return calls, stop
+        info = {pname: direct(p.body) for pname, p in self.proc_decls.items()}
+        out = {pname for pname, (_, stop) in info.items() if stop}
+        changed = True
+        while changed:
+            changed = False
+            for pname, (calls, _) in info.items():
+                if pname not in out and calls & out:
+                    out.add(pname)
+                    changed = True
+        return out
+
+    def _labels(self, s) -> int:
+        """How many places to resume at a statement holds: decisions and resumable calls."""
+        if isinstance(s, A.Choose):
+            return 1
+        if isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
+            pname = s.expr.func
+            if pname in self.inline:
+                return sum(self._labels(x) for x in self.proc_decls[pname].body)
+            return int(pname in self.resumable)
+        return sum(self._labels(x) for b in sub_bodies(s) for x in b)
+
+    def _find_inline(self, flow_body) -> set:
+        """Resumable procedures written into their caller instead of called: those called from one
+        place only and never, even indirectly, from themselves."""
+        calls: dict = {}
+        sites: dict = {}
+
+        def walk(body, into):
+            for s in body:
+                if isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
+                    into.add(s.expr.func)
+                    sites[s.expr.func] = sites.get(s.expr.func, 0) + 1
+                for part in sub_bodies(s):
+                    walk(part, into)
+        walk(flow_body, set())
+        for pname, p in self.proc_decls.items():
+            walk(p.body, calls.setdefault(pname, set()))
+
+        def reaches_itself(pname):
+            seen, todo = set(), list(calls.get(pname, ()))
+            while todo:
+                n = todo.pop()
+                if n == pname:
+                    return True
+                if n not in seen:
+                    seen.add(n)
+                    todo.extend(calls.get(n, ()))
+            return False
+        return {n for n in self.resumable if sites.get(n) == 1 and not reaches_itself(n)}
+
+    # ── procedures ─────────────────────────────────────────────────────────
+    def _proc_body(self, pname, params, arg_types, body, pos, resumable: bool):
+        """Compile one procedure for one list of argument types; gives its index (resumable) or
+        the name of its Python function (plain)."""
+        key = (pname, arg_types)
+        scope = Scope("frame" if resumable else "py")
+        if resumable:
+            ref = len(self.procs)
+            self.procs.append(None)
+            self.proc_names.append(pname)
+            self.proc_nslots.append(0)
+            self.proc_pad.append([])
+        else:
+            ref = self.gen.fresh("_P")
+        self.proc_index[key] = ref
+        args = [scope.ref(scope.bind(p, t, pos, self), t) for p, t in zip(params, arg_types)]
+        saved_label = self.next_label
+        self.next_label = 1
+        stmts = self.block(body, scope)
+        labels = self.next_label - 1
+        self.next_label = saved_label
+        what = f"procedure {pname}" if pname != "flow" else "flow"
+        self.ir_bodies.append(stmts)
+        if resumable:
+            self.procs[ref] = self.gen.resumable(ref, stmts, scope.n, labels, what)
+            slot_types = {n.slot: n.rtype for s in stmts for n in walk_exprs(s)
+                          if isinstance(n, Local) and n.mode == "frame" and n.rtype not in (None, T.NONE)}
+            self.frame_types[ref] = facts.frame_types(stops(stmts), slot_types)
+            self.frame_types[ref][0] = [slot_types.get(i, T.NONE) for i in range(scope.n)]
+            self.proc_nslots[ref] = scope.n
+            self.proc_pad[ref][:] = [None] * (scope.n - len(params))
+        else:
+            local = [Local(i, "py") for i in range(len(params), scope.n) if i not in scope.temps]
+            if local:
+                stmts = [at(ast.Assign(targets=local, value=K(None)), None)] + stmts
+            self.gen.function(ref, ["S"] + args, stmts, what, hoist=True)
+        return ref
+
+    def block(self, stmts, scope) -> list:
+        out: list = []
+        for s in stmts:
+            out.extend(getattr(self, "_s_" + type(s).__name__)(s, scope))
+        return out
+
+    # ── simple statements ──────────────────────────────────────────────────
+    def _s_Pass(self, s, scope):
+        return []
+
+    def _s_Let(self, s, scope):
+        node, t = self.expr(s.expr, scope)
+        if s.name in self.globals or s.name in self.consts or s.name in self.zone_index:
+            self.err(f"'{s.name}' is already the name of a {'constant' if s.name in self.consts else 'game value'}",
+                     s.pos, "choose another name for the local value")
+        slot = scope.bind(s.name, t, s.pos, self)
+        return [assign(scope.ref(slot, t), node, s.pos)]
+
+    def _s_Assign(self, s, scope):
+        node, t = self.expr(s.expr, scope)
+        tgt = s.target
+        op = s.op
+        if isinstance(tgt, A.Name):
+            hit = scope.lookup(tgt.id)
+            if hit is not None:
+                slot, tt = hit
+                if tt in (T.NONE, "list:none") and op == "=" and T.compatible(tt, t):
+                    scope.bind(tgt.id, t, s.pos, self)   # 'let xs = []' learns its type here
+                    tt = t
+                place = scope.ref(slot, tt)
+            elif tgt.id in self.globals:
+                i, info = self.globals[tgt.id]
+                tt = info.type
+                place = sub(St("g"), K(i))
+            elif tgt.id in self.consts:
+                self.err(f"'{tgt.id}' is a constant and cannot change", tgt.pos,
+                         "declare it with 'state' if it changes during the game")
+            else:
+                self._e_Name(tgt, scope)  # reports the unknown name, with suggestions
+                self.err(f"'{tgt.id}' cannot be assigned to", tgt.pos)
+        else:
+            obj, ot = self.expr(tgt.obj, scope)
+            if ot == T.PLAYER and tgt.name in self.pvars:
+                i, info = self.pvars[tgt.name]
+                tt = info.type
+                place = sub(sub(St("pv"), K(i)), obj)
+            elif ot == T.CARD and tgt.name in self.cvars:
+                i, info = self.cvars[tgt.name]
+                tt = info.type
+                place = sub(sub(St("cv"), K(i)), obj)
+            elif ot == T.CARD and tgt.name in self.attrs:
+                self.err(f"'{tgt.name}' is printed on the card and cannot change", tgt.pos,
+                         "declare 'card state' for a value that changes")
+            else:
+                self._e_Attr(tgt, scope)
+                self.err(f"'{tgt.name}' cannot be assigned to", tgt.pos)
+        target = tgt.id if isinstance(tgt, A.Name) else tgt.name
+        if op == "=":
+            self._expect(t, tt, s.expr.pos, f"the new value of '{target}'")
+            return [assign(place, node, s.pos)]
+        self._expect(tt, T.NUMBER, tgt.pos, f"'{op}' works on numbers; '{target}'")
+        self._expect(t, T.NUMBER, s.expr.pos, f"what '{op}' adds")
+        return [augassign(place, op[0], node, s.pos)]
+
+    def _zone_expr(self, e, scope, what):
+        node, t = self.expr(e, scope)
+        if t != T.ZONE:
+            self.err(f"{what} must be a zone, not a {T.describe(t)}", e.pos)
+        return node
+
+    def _s_Move(self, s, scope):
+        if isinstance(s.what, A.Name) and s.what.id in self.families:
+            self.err(f"'{s.what.id}' is a per-player zone: say whose", s.what.pos, f"write p.{s.what.id}")
+        what, wt = self.expr(s.what, scope)
+        dest = self._zone_expr(s.dest, scope, "where cards move to")
+        if wt == T.CARD:
+            return [Move(what, dest, s.bottom, s.pos)]
+        if wt == T.ZONE:
+            return [expr_stmt(call("move_zone", name("S"), what, dest, K(s.bottom)), s.pos)]
+        if wt in (T.list_of(T.CARD), "list:none"):
+            return [expr_stmt(call("move_cards", name("S"), what, dest, K(s.bottom)), s.pos)]
+        self.err(f"only cards move; this is a {T.describe(wt)}", s.what.pos)
+
+    def _s_Shuffle(self, s, scope):
+        z = self._zone_expr(s.zone, scope, "what is shuffled")
+        return [expr_stmt(call("shuffle_zone", name("S"), z), s.pos)]
+
+    def _s_Deal(self, s, scope):
+        n = self.num(s.count, scope, "how many cards are dealt")
+        src = self._zone_expr(s.source, scope, "where cards are dealt from")
+        if s.family not in self.families:
+            self.err(f"cards are dealt to a per-player zone, and '{s.family}' is not one", s.family_pos,
+                     did_you_mean(s.family, self.families) or "declare it with 'zone NAME per player: owner'")
+        start = K(0)
+        if s.start is not None:
+            start, st = self.expr(s.start, scope)
+            self._expect(st, T.PLAYER, s.start.pos, "who is dealt to first")
+        return [expr_stmt(call("deal", name("S"), n, src, K(self.families[s.family]), K(self.N), K(s.pos), start),
+                          s.pos)]
+
+    def _s_Announce(self, s, scope):
+        parts = self._text(s.text.parts, scope)
+        tid = len(self.templates)
+        self.templates.append(Template([p if isinstance(p, str) else (p[0], p[1]) for p in parts], s.pos,
+                                       [p[2] for p in parts if not isinstance(p, str)]))
+        vals = [p[0] for p in parts if not isinstance(p, str)]
+        # the announcements are a linked list: (earlier, template, values...)
+        entry = ast.Tuple(elts=[_S("ann"), K(tid), *vals], ctx=ast.Load())
+        return [assign(_S("ann"), entry, s.pos)]
+
+    def _s_EndGame(self, s, scope):
+        clear = at(ast.Delete(targets=[ast.Subscript(value=_S("frames"), slice=ast.Slice(), ctx=ast.Del())]), s.pos)
+        return [clear, ret(K(SWITCH), s.pos)]
+
+    # ── calls ──────────────────────────────────────────────────────────────
+    def _s_ExprStmt(self, s, scope):
+        c = s.expr
+        if c.func not in self.proc_decls:
+            if c.func in self.defines or c.func in self.BUILTINS:
+                self.err(f"{c.func}(...) gives a value, and this line throws it away", c.pos,
+                         "use it in a statement, like 'let x = ...'")
+            self.err(f"unknown procedure '{c.func}'", c.pos, did_you_mean(c.func, self.proc_decls))
+        d = self.proc_decls[c.func]
+        self.called.add(d.name)
+        if len(c.args) != len(d.params):
+            self.err(f"{d.name}() takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}, "
+                     f"not {len(c.args)}", c.pos, f"it is defined at line {d.pos.line}")
+        args = [self.expr(a, scope) for a in c.args]
+        key = (d.name, tuple(t for _, t in args))
+        if d.name in self.inline:
+            return self._inline_call(s, d, args, scope)
+        resumable = d.name in self.resumable
+        if key not in self.proc_index:
+            with self._called_from(c, d.name, list(key[1])):
+                self._proc_body(d.name, d.params, key[1], d.body, d.pos, resumable)
+        ref = self.proc_index[key]
+        nodes = [a for a, _ in args]
+        if not resumable:
+            return [expr_stmt(call(ref, name("S"), *nodes), s.pos)]
+        kpos = K(s.pos)
+        too_deep = ast.If(test=compare(call("len", _S("frames")), ">", K(5000)), orelse=[], body=[expr_stmt(
+            call("fail", K("procedures call one another without end (more than 5,000 deep)"), kpos), s.pos)])
+        frame = ast.List(elts=[K(ref), K(0), binop(ast.List(elts=nodes, ctx=ast.Load()), "+",
+                                                   sub(K(self.proc_pad), K(ref)))], ctx=ast.Load())
+        pre = [at(too_deep, s.pos), assign(name("_G"), frame, s.pos),
+               expr_stmt(call(ast.Attribute(value=_S("frames"), attr="append", ctx=ast.Load()), name("_G")), s.pos)]
+        return [Stop("call", self._label(), pre, s.pos, callee=ref)]
+
+    def _label(self) -> int:
+        self.next_label += 1
+        return self.next_label - 1
+
+    def _inline_call(self, s, d, args, scope):
+        """A resumable procedure written out in its caller: its locals take the next frame slots
+        of the caller, its arguments are assigned to its parameters, and its body follows."""
+        inner = Scope("frame")
+        inner.n = scope.n
+        slots = [inner.bind(p, t, d.pos, self) for p, (_, t) in zip(d.params, args)]
+        self.inlined += 1
+        out = [assign(inner.ref(k, t), a, s.pos) for k, (a, t) in zip(slots, args)]
+        with self._called_from(s.expr, d.name, [t for _, t in args]):
+            out += self.block(d.body, inner)
+        scope.n = inner.n
+        return out
+
+    # ── control flow ───────────────────────────────────────────────────────
+    def _budget(self, pos) -> list:
+        """One round of a 'while' loop. Such loops are the only way to run on for ever without a
+        decision ('for' and 'repeat' loops end by themselves), so this is where the engine's budget
+        of rounds without one is spent (``S.budget``)."""
+        spent = augassign(_S("budget"), "-", K(1), pos)
+        over = at(ast.If(test=compare(_S("budget"), "<", K(0)), orelse=[], body=[expr_stmt(call(
+            "fail", K("the rules went round loops too long without asking anyone anything; "
+                      "is there a loop that never ends?"), K(pos)), pos)]), pos)
+        return [spent, over]
+
+    def _s_If(self, s, scope):
+        tests = [(self._cond(cond, scope, "an 'if' condition"), cond.pos, self.block(body, scope))
+                 for cond, body in s.branches]
+        orelse = self.block(s.orelse, scope) if s.orelse is not None else []
+        for test, pos, body in reversed(tests):
+            orelse = [at(ast.If(test=test, body=body or [at(ast.Pass(), pos)], orelse=orelse), pos)]
+        return orelse
+
+    def _s_While(self, s, scope):
+        test = self._cond(s.cond, scope, "a 'while' condition")
+        body = self._budget(s.pos) + self.block(s.body, scope)
+        return [at(ast.While(test=test, body=body, orelse=[]), s.cond.pos)]
+
+    def _s_Repeat(self, s, scope):
+        n = self.num(s.count, scope, "how many times to repeat")
+        if not self._labels(s):
+            body = self.block(s.body, scope)
+            return [at(ast.For(target=scope.ref(scope.temp()), iter=call("range", n),
+                               body=body or [at(ast.Pass(), s.pos)], orelse=[]), s.pos)]
+        count = Local(scope.n, scope.mode, T.NUMBER)      # rounds left, kept in the frame
+        scope.n += 1
+        body = self.block(s.body, scope) + [augassign(count, "-", K(1), s.pos)]
+        return [assign(count, n, s.pos), at(ast.While(test=compare(count, ">", K(0)), body=body, orelse=[]), s.pos)]
+
+    def _s_For(self, s, scope):
+        src, et, is_zone = self._source(s.source, scope)
+        var = scope.ref(scope.bind(s.var, et, s.pos, self), et)
+        if not self._labels(s):
+            body = self.block(s.body, scope)
+            return [at(ast.For(target=var, iter=call("list", src) if is_zone else src,
+                               body=body or [at(ast.Pass(), s.pos)], orelse=[]), s.pos)]
+        items, idx = Local(scope.n, scope.mode, T.list_of(et)), Local(scope.n + 1, scope.mode, T.NUMBER)   # in the frame
+        scope.n += 2
+        body = [assign(var, sub(items, idx), s.pos)] + self.block(s.body, scope) + [augassign(idx, "+", K(1), s.pos)]
+        return [assign(items, call("list", src), s.pos), assign(idx, K(0), s.pos),
+                at(ast.While(test=compare(idx, "<", call("len", items)), body=body, orelse=[]), s.pos)]
+
+    # ── decisions ──────────────────────────────────────────────────────────
+    def _s_Choose(self, s, scope):
+        who, pt = self.expr(s.player, scope)
+        self._expect(pt, T.PLAYER, s.player.pos, "who chooses")
+        src, et, is_zone = self._source(s.source, scope)
+        vt = T.list_of(et) if s.subset else et
+        such = None
+        if s.subset:
+            # the 'where' condition tests one item; the chosen list is bound afterwards
+            tslot, saved = scope.push(s.var, et)
+            cond = None if s.cond is None else self._cond(s.cond, scope, "a 'where' condition")
+            scope.pop(s.var, saved)
+            slot = scope.bind(s.var, vt, s.pos, self)
+            if s.such_that is not None:
+                sslot, saved = scope.push(s.var, vt)
+                such = Fn(scope.ref(sslot, vt), self._cond(s.such_that, scope, "a 'such that' condition"))
+                scope.pop(s.var, saved)
+        else:
+            slot = scope.bind(s.var, vt, s.pos, self)
+            tslot, saved = scope.push(s.var, vt)
+            cond = None if s.cond is None else self._cond(s.cond, scope, "a 'where' condition")
+            scope.pop(s.var, saved)
+        key, unique = self._option_key(et, vt, s, is_zone)
+        did = len(self.decisions)
+        if s.label_text is not None:
+            label, display = self._label_display(s, vt)
+            unique = False      # two options may read alike: the engine numbers them
+        else:
+            label, display = s.label or "choose", self.display(vt)
+        decision = Decision(label, slot, display, s.pos, "subset" if s.subset else T.describe(vt), vt, unique,
+                            whole_text=s.label_text is not None)
+        self.decisions.append(decision)
+        return [Stop("decision", self._label(), self._options(s, who, src, cond, such, key, vt, did, scope, tslot),
+                     s.pos, scope.ref(slot, vt), decision)]
+
+    def _label_display(self, s, vt):
+        """A label with {expressions}: its literal start (the decision's label), and the action
+        text of an option — the whole label, worked out for that option. The expressions may
+        read the option and what is known before the game (card attributes, constants), not the
+        game state: an option's text is made once and kept."""
+        scope = Scope("py")
+        option = scope.ref(scope.bind(s.var, vt, s.pos, self), vt)
+        self.in_const = True
+        try:
+            text = self.text_node(self._text(s.label_text.parts, scope))
+        except RulesError as err:
+            if "depends on the game state" in err.message:
+                err.message = "a label can show the option and what is printed on it, not the game state"
+                err.hint = f"name the option, like {{{s.var}}}, or announce the rest"
+            raise
+        finally:
+            self.in_const = False
+        fn = self.gen.lambda_(["S", option], text, s.pos, f"the label at line {s.pos.line}")
+        literal = "".join(p for p in s.label_text.parts[:1] if isinstance(p, str)).strip()
+        return literal or "choose", lambda v: fn(None, v)
+
+    def _option_key(self, et, vt, s, is_zone):
+        """How interchangeable options are told apart (a key function, or None: all differ), and
+        whether options can never read alike. Interchangeable options are offered once: cards
+        whose printed attributes are all equal, and equal values."""
+        if et == T.CARD:
+            cls = self.card_class
+            kinds = dict(enumerate(cls))       # a card's kind, or -1 for none: a dict's lookup runs in C
+            kinds[None] = -1
+            key = K(kinds.__getitem__) if len(set(cls)) < len(cls) else None
+            # distinct kinds of card have distinct names, and a zone holds each card once
+            unique = (not s.subset and len(set(self.card_names)) == len(set(cls)) and (is_zone or key is not None))
+            return key, unique
+        unique = not s.subset and (vt in (T.NUMBER, T.PLAYER, T.BOOL) or T.is_enum(vt))
+        return name("_value_key"), unique
+
+    def _options(self, s, who, src, cond, such, key, vt, did, scope, tslot) -> list:
+        """The statements that open a decision: work out the options and set ``S.pending``."""
+        pos, kpos = s.pos, K(s.pos)
+        out = []
+        p = who
+        if not simple(who):
+            out.append(assign(name("_p"), who, pos))
+            p = name("_p")
+        if not isinstance(p, K):    # a seat written in the rules is never nobody
+            out.append(at(ast.If(test=compare(p, "is", K(None)), orelse=[], body=[
+                expr_stmt(call("fail", K("nobody is there to choose"), kpos), pos)]), pos))
+        opts = name("_o")
+        if cond is None:   # the options are a list of their own: a zone's or a constant list is copied
+            fresh = isinstance(src, (ast.List, Comp)) or (isinstance(src, ast.Call) and getattr(src.func, "id", "") == "list")
+            out.append(assign(opts, src if fresh else call("list", src), pos))
+        else:
+            tvar = scope.ref(tslot)
+            out.append(assign(opts, Comp("list", tvar, scope.ref(tslot), src, cond), pos))
+            if s.if_able:
+                out.append(at(ast.If(test=not_(opts), orelse=[], body=[assign(opts, call("list", src), pos)]), pos))
+        if s.subset:
+            out.append(assign(opts, call("_subsets", opts, such or K(None), key or name("_value_key"), kpos), pos))
+        else:
+            if isinstance(key, ast.Name) and not T.is_list(vt):     # values: _value_key
+                if not _no_repeats(src):
+                    out.append(at(ast.If(test=compare(call("len", call("set", opts)), "<", call("len", opts)),
+                                         orelse=[], body=[assign(opts, call("_dedupe", opts, key), pos)]), pos))
+            elif key is not None:
+                out.append(assign(opts, call("_dedupe", opts, key), pos))
+            who_text = binop(K("Player %d has nothing to choose from"), "%", binop(p, "+", K(1)))
+            out.append(at(ast.If(test=not_(opts), orelse=[], body=[
+                expr_stmt(call("fail_no_options", who_text, kpos), pos)]), pos))
+        pending = ast.List(elts=[p, K(did), opts], ctx=ast.Load())
+        out.append(assign(_S("pending"), pending, pos))
+        return out
+
+
+def _no_repeats(src) -> bool:
+    """unique(...) and ranges never repeat a value."""
+    if not (isinstance(src, ast.Call) and getattr(src.func, "id", "") == "list" and src.args):
+        return False
+    inner = src.args[0]
+    if not isinstance(inner, ast.Call):
+        return False
+    f = inner.func
+    return getattr(f, "id", "") == "range" or (isinstance(f, ast.Attribute) and f.attr == "fromkeys")

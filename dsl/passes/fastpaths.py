@@ -1,0 +1,92 @@
+"""Fast paths: expression shapes rewritten into ones that run in C.
+
+    count(x in Z where x.a == v)   list(map(table.__getitem__, Z)).count(v)
+    any(x in Z where x.a == v)     v in map(table.__getitem__, Z)
+    [x.a for x in Z]               list(map(table.__getitem__, Z))
+    unique(list(map(...)))         the inner list is not made: dict.fromkeys takes the map
+
+``v`` must not depend on the item; ``table`` is a card attribute's table (a constant).
+"""
+from __future__ import annotations
+
+import ast
+
+from ..ir import K, Comp, Local, St, call, compare, walk_exprs
+
+
+def _attr_of(node, target: Local):
+    """The constant table of ``table[target]``, or None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, K) and isinstance(node.slice, Local) \
+            and node.slice.key() == target.key():
+        return node.value
+    return None
+
+
+def _steady(node, target: Local) -> bool:
+    """A value that is the same for every item: a local, a constant or a global, not the item."""
+    if isinstance(node, (K, ast.Constant)):
+        return True
+    if isinstance(node, Local):
+        return node.key() != target.key()
+    return (isinstance(node, ast.Subscript) and isinstance(node.value, St) and node.value.which == "g"
+            and isinstance(node.slice, (K, ast.Constant)))
+
+
+def _getter(table: K):
+    return ast.Attribute(value=table, attr="__getitem__", ctx=ast.Load())
+
+
+def _values(table: K, source):
+    return call("map", _getter(table), source)
+
+
+class FastPaths(ast.NodeTransformer):
+    def generic_visit(self, node):
+        super().generic_visit(node)
+        if isinstance(node, Comp):
+            return self._comp(node)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "list" and len(node.args) == 1:
+            return self._unique(node)
+        return node
+
+    def _comp(self, node: Comp):
+        rtype = getattr(node, "rtype", None)
+        if node.kind == "list" and node.cond is None:
+            table = _attr_of(node.elt, node.target)
+            if table is not None:           # [x.a for x in Z]
+                return _typed(call("list", _values(table, node.source)), rtype)
+        test = node.cond if node.kind == "count" else node.elt if node.kind == "any" and node.cond is None else None
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+            table, value = _attr_of(test.left, node.target), test.comparators[0]
+            if table is not None and _steady(value, node.target):
+                values = _values(table, node.source)
+                if node.kind == "count":
+                    count = ast.Attribute(value=call("list", values), attr="count", ctx=ast.Load())
+                    return _typed(call(count, value), rtype)
+                return _typed(compare(value, "in", values), rtype)
+        return node
+
+    @staticmethod
+    def _unique(node):
+        """list(dict.fromkeys(list(map(...)))): the inner list is iterated once; leave it out."""
+        inner = node.args[0]
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "fromkeys" \
+                and len(inner.args) == 1:
+            arg = inner.args[0]
+            if isinstance(arg, ast.Call) and getattr(arg.func, "id", "") == "list" and len(arg.args) == 1 \
+                    and isinstance(arg.args[0], ast.Call) and getattr(arg.args[0].func, "id", "") == "map":
+                inner.args[0] = arg.args[0]
+        return node
+
+
+def _typed(node, rtype):
+    node.rtype = rtype
+    return node
+
+
+def run(node):
+    """The tree with its fast paths taken (changed in place where it can be)."""
+    return FastPaths().visit(node)
+
+
+__all__ = ["run", "walk_exprs"]

@@ -1,0 +1,192 @@
+"""Comprehensions a statement always evaluates, written as loops before it.
+
+On Python 3.11 a comprehension or generator is a function call with a frame of its own, which
+costs more than the loop itself over the few cards of a hand or a trick. Where a statement
+evaluates one whatever happens (not behind ``and``, ``or``, or one side of ``if ... else``), the
+loop is written before the statement into a temporary, which the statement then reads:
+
+    any(T for x in Z [if C])    h = False; for x in Z: (if C:) if T: h = True; break   (all alike)
+    count(x in Z where C)       h = 0; for x in Z: if C: h += 1
+    sum(E for x in Z [if C])    a running total
+    highest x in Z by K         the first item with the largest K (a strictly better key replaces)
+
+``x = A if T else B`` becomes ``if T: x = A`` / ``else: x = B`` first, so that each side is
+unconditional in its branch. A list comprehension that stays one gets out of its condition a call
+that does not depend on the item (``c.colour in [d.colour for d in trick]``): worked out once
+before it, when there is an item at all. Expressions are pure (they only read the state), so
+evaluating one earlier in its statement changes nothing; the loops keep the statement's position,
+so an error still names its rules line. Statements are copied before they change: the entries of
+a resumable procedure share statements.
+"""
+from __future__ import annotations
+
+import ast
+from ..ir import Best, Comp, Fn, Local, Move, assign, clone, augassign, at, compare, boolop, name, not_, walk_exprs
+
+_LOWERED = ("any", "all", "count", "sum")
+
+
+def _lowered(node) -> bool:
+    return isinstance(node, Best) or (isinstance(node, Comp) and node.kind in _LOWERED)
+
+
+class Loops:
+    def __init__(self):
+        self.n = 0
+
+    def block(self, stmts: list) -> list:
+        out: list = []
+        for s in stmts:
+            out.extend(self.stmt(s))
+        return out
+
+    def stmt(self, s) -> list:
+        pos = getattr(s, "pos", None)
+        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.value, ast.IfExp)
+                and any(map(_lowered, walk_exprs(s.value)))):
+            v = s.value
+            split = ast.If(test=v.test, body=[assign(s.targets[0], v.body, pos)],
+                           orelse=[assign(s.targets[0], v.orelse, pos)])
+            return self.stmt(at(split, pos))
+        s = clone(s)
+        for field in ("body", "orelse", "pre"):
+            if isinstance(getattr(s, field, None), list):
+                setattr(s, field, self.block(getattr(s, field)))
+        pre: list = []
+        if isinstance(s, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)) and s.value is not None:
+            s.value = self.expr(s.value, pre, pos)
+        elif isinstance(s, ast.If):
+            s.test = self.expr(s.test, pre, pos)
+        elif isinstance(s, ast.For):
+            s.iter = self.expr(s.iter, pre, pos)
+        elif isinstance(s, Move):
+            s.card = self.expr(s.card, pre, pos)
+            s.dest = self.expr(s.dest, pre, pos)
+        return self.block(pre) + [s] if pre else [s]
+
+    def expr(self, node, pre: list, pos):
+        """``node`` with its unconditional comprehensions replaced by temporaries set in ``pre``."""
+        def visit(n):
+            if _lowered(n):
+                return self._lower(n, pre, pos)
+            if isinstance(n, Comp) and n.kind == "list" and n.cond is not None:
+                return self._hoist(n, pre, pos)
+            return None
+        return self._walk(node, visit)
+
+    def _walk(self, node, visit):
+        """``node`` with ``visit`` applied top-down at the places evaluated whenever ``node`` is:
+        ``visit`` gives a replacement, or None to look inside. Nothing inside a function of its
+        own (a comprehension, a lambda) is visited."""
+        new = visit(node)
+        if new is not None:
+            return new
+        if isinstance(node, (Comp, Best, Fn, ast.Lambda)):
+            return node
+        if isinstance(node, ast.BoolOp):       # only the first operand always runs
+            first = self._walk(node.values[0], visit)
+            return node if first is node.values[0] else _with(node, values=[first] + node.values[1:])
+        if isinstance(node, ast.IfExp):
+            test = self._walk(node.test, visit)
+            return node if test is node.test else _with(node, test=test)
+        if isinstance(node, ast.Compare):      # a chain stops at the first false link
+            left = self._walk(node.left, visit)
+            right = self._walk(node.comparators[0], visit)
+            if left is node.left and right is node.comparators[0]:
+                return node
+            return _with(node, left=left, comparators=[right] + node.comparators[1:])
+        changed = {}
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, ast.expr):
+                new = self._walk(value, visit)
+                if new is not value:
+                    changed[field] = new
+            elif isinstance(value, list) and any(isinstance(v, ast.expr) for v in value):
+                new = [self._walk(v, visit) if isinstance(v, ast.expr) else v for v in value]
+                if any(a is not b for a, b in zip(new, value)):
+                    changed[field] = new
+        return _with(node, **changed) if changed else node
+
+    def _temp(self) -> str:
+        self.n += 1
+        return f"_h{self.n}"
+
+    def _hoist(self, comp: Comp, pre: list, pos):
+        """A list comprehension whose condition works out the same call for every item, with that
+        call worked out once before it — and only when there is an item, as before. None when
+        there is nothing to take out."""
+        if isinstance(comp.source, ast.Call):    # a map or an enumerate is true even when empty
+            return None
+        bound = comp.target.key()
+        taken: list = []
+
+        def visit(n):
+            if isinstance(n, (ast.Call, Comp, Best)) and not any(
+                    isinstance(m, (Fn, ast.Lambda)) or (isinstance(m, Local) and m.key() == bound)
+                    for m in walk_exprs(n)) and not _binds(n, bound):
+                h = self._temp()
+                taken.append((h, n))
+                return name(h)
+            return None
+        cond = self._walk(comp.cond, visit)
+        if not taken:
+            return None
+        items = self._temp()
+        code = [assign(name(items), comp.source, pos),
+                at(ast.If(test=name(items), body=[assign(name(h), value, pos) for h, value in taken], orelse=[]), pos)]
+        pre.extend(self.block(code))
+        return _with(comp, source=name(items), cond=cond)
+
+    def _lower(self, node, pre: list, pos):
+        h = self._temp()
+        if isinstance(node, Best):
+            keys = node.keys[0] if len(node.keys) == 1 else ast.Tuple(elts=list(node.keys), ctx=ast.Load())
+            better = ">" if node.kind == "highest" else "<"
+            hk, hb = name(h + "k"), name(h + "b")
+            # 'k is not b' first: equal keys are never ordered (none and none tie, as in a tuple)
+            take = at(ast.If(test=boolop("or", compare(hb, "is", name("_FIRST")),
+                                         boolop("and", compare(hk, "is not", hb), compare(hk, better, hb))),
+                             body=[assign(hb, hk, pos), assign(name(h), node.target, pos)], orelse=[]), pos)
+            inner = [assign(hk, keys, pos), take]
+            start = [assign(name(h), _none(), pos), assign(hb, name("_FIRST"), pos)]
+        elif node.kind in ("any", "all"):
+            found = node.kind == "any"
+            test = node.elt if found else not_(node.elt)
+            inner = [at(ast.If(test=test, body=[assign(name(h), _const(found), pos), at(ast.Break(), pos)],
+                               orelse=[]), pos)]
+            start = [assign(name(h), _const(not found), pos)]
+        elif node.kind == "count":
+            inner, start = [augassign(name(h), "+", _const(1), pos)], [assign(name(h), _const(0), pos)]
+        else:   # sum
+            inner, start = [augassign(name(h), "+", node.elt, pos)], [assign(name(h), _const(0), pos)]
+        if node.cond is not None:
+            inner = [at(ast.If(test=node.cond, body=inner, orelse=[]), pos)]
+        loop = at(ast.For(target=node.target, iter=node.source, body=inner, orelse=[]), pos)
+        pre.extend(start + [loop])
+        return name(h)
+
+
+def _binds(node, key) -> bool:
+    """Whether ``node`` is a comprehension whose own loop variable is ``key`` (never, as
+    numbered; kept for safety)."""
+    return isinstance(node, (Comp, Best)) and node.target.key() == key
+
+
+def _const(v):
+    return ast.Constant(value=v)
+
+
+def _none():
+    return ast.Constant(value=None)
+
+
+def _with(node, **fields):
+    node = clone(node)
+    for k, v in fields.items():
+        setattr(node, k, v)
+    return node
+
+
+def lower(stmts: list) -> list:
+    """The statements with their unconditional comprehensions written as loops."""
+    return Loops().block(stmts)

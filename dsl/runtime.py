@@ -1,0 +1,101 @@
+"""The helpers generated code calls, and the names it knows them by (``RUNTIME``).
+
+Each raises a rules runtime error naming the rules position it is given, as the rules' own words
+would: ``top() of an empty zone``, ``division by zero``, ...
+"""
+from __future__ import annotations
+
+import itertools
+
+from .program import deal, fail, fail_no_options, move_cards, move_zone, shuffle_zone
+
+# ── helpers the generated code calls ────────────────────────────────────────
+def _top(z, name, pos):
+    if not z:
+        fail(f"{name}() of an empty zone", pos)
+    return z[-1] if name == "top" else z[0]
+
+
+def _position(x, items, pos):
+    if x not in items:
+        fail("position() of something that is not there", pos)
+    return items.index(x) + 1
+
+
+def _item(items, i, pos):
+    if not 1 <= i <= len(items):
+        fail(f"item {i} of a list of {len(items)}", pos)
+    return items[i - 1]
+
+
+def _div(a, d, pos):
+    if d == 0:
+        fail("division by zero", pos)
+    return a // d
+
+
+def _mod(a, d, pos):
+    if d == 0:
+        fail("division by zero", pos)
+    return a % d
+
+
+def _pick(f, vals, name, pos):
+    if not vals:
+        fail(f"{name}(...) of nothing", pos)
+    return f(vals)
+
+
+def _best(pick, rows):
+    """The item of the best row (keys..., position, item), or None when there is none."""
+    return pick(rows)[-1] if rows else None
+
+
+_FIRST = object()       # "no candidate yet" in a highest / lowest written as a loop (_Lower)
+
+
+def _holder(owners, loc, c, pos):
+    if c is None:
+        fail("holder() of none: there is no card to look for", pos)
+    return owners[loc[c]]
+
+
+def _value_key(v):
+    return tuple(v) if isinstance(v, list) else v
+
+
+def _dedupe(opts, key):
+    """Interchangeable options are offered once (the first of each kind)."""
+    seen, out = set(), []
+    for k, v in zip(map(key, opts), opts):
+        if k not in seen:
+            seen.add(k)
+            out.append(v)
+    return out
+
+
+def _subsets(items, test, keyfn, pos):
+    if len(items) > 12:
+        fail(f"too many ways to choose a subset of {len(items)} items (at most 12 items)", pos)
+    out, seen = [], set()
+    for k in range(len(items) + 1):
+        for combo in itertools.combinations(items, k):
+            key = tuple(sorted(map(keyfn, combo)))
+            if key in seen:
+                continue
+            pick = list(combo)
+            if test is None or test(pick):
+                seen.add(key)
+                out.append(pick)
+    if not out:
+        fail_no_options("no subset satisfies the condition", pos)
+    return out
+
+
+RUNTIME = {
+    "fail": fail, "fail_no_options": fail_no_options, "move_cards": move_cards,
+    "move_zone": move_zone,
+    "shuffle_zone": shuffle_zone, "deal": deal, "_top": _top, "_position": _position, "_item": _item,
+    "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": _value_key,
+    "_dedupe": _dedupe, "_subsets": _subsets, "_FIRST": _FIRST,
+}

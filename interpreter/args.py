@@ -1,0 +1,31 @@
+"""Command-line argument helpers shared by the commands (``cli``, ``simulate``): a parser that
+reports bad arguments in one clear line, and the number types of the flags."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # a clear message and exit 2, never a traceback
+        self.print_usage(sys.stderr)
+        print(f"rulesrun: error: {message}", file=sys.stderr)
+        print("Try 'rulesrun --help' for more.", file=sys.stderr)
+        sys.exit(2)
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {n}")
+    return n
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None

@@ -1,0 +1,75 @@
+"""Seeded random games of every shipped game and example, reduced to one digest per game.
+
+The digests in ``tests/data/equivalence.json`` were written by the compiler as it was before the
+pipeline of passes (issue 13); ``tests/test_equivalence.py`` plays the same games with today's
+compiler and asserts the same digests: the same legal actions, history, log, observations and
+returns at every step. After a change that is *meant* to change play, write them again:
+
+    .venv/bin/python -m tests.equivalence --write
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "equivalence.json"
+SEEDS = (1, 2, 3)
+# (file, player counts, variant lists)
+CONFIGS = [
+    ("games/magic_shop.rules", (3, 4, 5), [()]),
+    ("games/gachapon.rules", (2, 3, 4), [()]),
+    ("games/magi.rules", (4, 5, 6, 8), [(), ("catastrophe",)]),
+    ("examples/crazy_eights.rules", (2, 3, 5), [()]),
+    ("examples/hearts.rules", (4,), [()]),
+    ("examples/oh_hell.rules", (3, 5, 7), [(), ("no_hook",), ("up_and_down",)]),
+    ("examples/whist.rules", (4,), [(), ("long_whist",)]),
+]
+
+
+def configs():
+    for path, counts, variant_lists in CONFIGS:
+        for n in counts:
+            for variants in variant_lists:
+                for seed in SEEDS:
+                    yield path, n, variants, seed
+
+
+def key(path, n, variants, seed) -> str:
+    return f"{path} players={n} variants={','.join(variants) or '-'} seed={seed}"
+
+
+def digest(path, n, variants, seed) -> str:
+    from interpreter import load_game
+
+    game = load_game(ROOT / path, players=n, variants=variants)
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    h = hashlib.sha256()
+    seen_log = 0
+    while not state.is_terminal():
+        p = state.current_player()
+        acts = state.legal_actions()
+        h.update(json.dumps([p, [str(a) for a in acts]]).encode())
+        h.update(json.dumps(state.observation(p), sort_keys=True, default=str).encode())
+        state.apply_action(acts[rng.randrange(len(acts))])
+        log = state.log()
+        h.update(json.dumps(log[seen_log:]).encode())
+        seen_log = len(log)
+    h.update(json.dumps([state.history(), state.returns(), state.winners()]).encode())
+    return h.hexdigest()[:16]
+
+
+def compute() -> dict:
+    return {key(*c): digest(*c) for c in configs()}
+
+
+if __name__ == "__main__":
+    if "--write" not in sys.argv:
+        sys.exit("usage: python -m tests.equivalence --write")
+    DATA.parent.mkdir(parents=True, exist_ok=True)
+    DATA.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n")
+    print(f"wrote {DATA}")

@@ -1,0 +1,15 @@
+"""The compiler's output plays exactly as the compiler before the pipeline of passes did
+(tests/equivalence.py): the same legal actions, observations, log, history and returns at every
+step of seeded random games of every shipped game and example."""
+import json
+
+import pytest
+
+from tests import equivalence as eq
+
+EXPECTED = json.loads(eq.DATA.read_text())
+
+
+@pytest.mark.parametrize("config", list(eq.configs()), ids=lambda c: eq.key(*c))
+def test_same_play_as_before(config):
+    assert eq.digest(*config) == EXPECTED[eq.key(*config)]
