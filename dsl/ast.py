@@ -216,6 +216,7 @@ class ExprStmt(Stmt):
 @node
 class Announce(Stmt):
     text: Str
+    to: "Expr | None" = None         # a private announcement: only this player is told
 
 
 @node
@@ -226,6 +227,13 @@ class Pass(Stmt):
 @node
 class EndGame(Stmt):
     pass
+
+
+@node
+class Reveal(Stmt):
+    """The rules make these values public here (a card shown, a bid turned face up): a statement
+    for the information-flow check; nothing changes at run time."""
+    exprs: tuple
 
 
 @node

@@ -13,7 +13,7 @@ from functools import reduce
 from . import ast as A
 from . import types as T
 from .errors import did_you_mean
-from .ir import (K, Comp, St, binop, boolop, call, compare, ifexp, not_, sub, typed)
+from .ir import (K, Comp, St, binop, boolop, call, compare, ifexp, name, not_, sub, typed)
 from .scope import Scope
 
 
@@ -171,7 +171,7 @@ class Expressions:
         if isinstance(e, A.Range):
             lo = self.num(e.low, scope, "a range's start")
             hi = self.num(e.high, scope, "a range's end")
-            return typed(call("list", call("range", lo, binop(hi, "+", K(1)))), T.list_of(T.NUMBER)), T.NUMBER, False
+            return typed(call("_range", lo, hi, name("S"), K(e.pos)), T.list_of(T.NUMBER)), T.NUMBER, False
         node, t = (self._const_expr(e, scope) if const else self.expr(e, scope))
         if t == T.ZONE:
             return typed(sub(St("z"), node), T.list_of(T.CARD)), T.CARD, True

@@ -15,21 +15,22 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast as A
-from . import facts
+from . import facts, infoflow
 from . import types as T
 from .builtins import Calls
 from .check_expr import Expressions
 from .declare import Declarations
 from .emit import Namespace
-from .errors import Pos, RulesError
+from .errors import Pos, RulesError, deep_rules
 from .ir import ret
 from .lower import Statements
-from .program import Decision, Program, Template, VarInfo, ZoneInfo
+from .program import Budget, Decision, Program, Template, VarInfo, ZoneInfo
 from .scope import Scope
 
 
 class Compiler(Declarations, Expressions, Calls, Statements):
-    def __init__(self, rules: A.RulesFile, players: int, variants: tuple = ()):
+    def __init__(self, rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False):
+        self.allow_leaks = allow_leaks
         self.rules = rules
         self.src = rules.source
         self.path = rules.path
@@ -54,7 +55,9 @@ class Compiler(Declarations, Expressions, Calls, Statements):
         self.proc_index: dict = {}
         self.gen = Namespace(rules.path)
         self.next_label = 1
+        self.const_budget = Budget()       # loop rounds the values worked out before the game may spend
         self.ir_bodies: list = []          # every procedure's IR, for the facts worked out at the end
+        self.ir_procs: dict = {}           # procedure ref -> (parameters, IR), for the information-flow check
         self.frame_types: dict = {}        # resumable procedure -> label -> types of the frame's locals
         self._defining: set = set()
         self.procs: list = []            # resumable procedures' functions, by frame index
@@ -153,11 +156,20 @@ class Compiler(Declarations, Expressions, Calls, Statements):
             if name not in self.called:
                 self.err(f"procedure '{name}' is never called", p.pos, "call it from flow or another procedure, or remove it")
 
+        leaks, secret = infoflow.analyse(self)
+        if leaks and not self.allow_leaks:
+            first = leaks[0]
+            if len(leaks) > 1:
+                more = ", ".join(str(e.pos.line) for e in leaks[1:] if e.pos)
+                first.hint = f"{first.hint} (more at line{'s' if len(leaks) > 2 else ''} {more})"
+            raise first
+
         variables = {("g", i): v for i, v in self.globals.values()}
         variables.update({("pv", i): v for i, v in self.pvars.values()})
         variables.update({("cv", i): v for i, v in self.cvars.values()})
         for key, dom in facts.domains(self.ir_bodies, variables, self.kinds, self.N).items():
-            variables[key].domain = dom
+            # what holds no secret (a hidden flag worked out from public play) is never redrawn
+            variables[key].domain = dom if key in secret else None
 
         return Program(
             title=title, path=self.path, source=self.src, players=self.N, variants=self.selected,
@@ -177,5 +189,11 @@ class Compiler(Declarations, Expressions, Calls, Statements):
         return ret(node, pos)
 
 
-def compile_rules(rules: A.RulesFile, players: int, variants: tuple = ()) -> Program:
-    return Compiler(rules, players, variants).compile()
+def compile_rules(rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False) -> Program:
+    """Compile a parsed file for a player count and variants. A leak of hidden information into
+    what every seat sees is an error, or with ``allow_leaks`` a warning in ``program.warnings``."""
+    comp = Compiler(rules, players, variants, allow_leaks)
+    with deep_rules(rules.path, rules.source):
+        program = comp.compile()
+        program.warnings = infoflow.check(comp) if allow_leaks else []
+    return program

@@ -99,7 +99,7 @@ class Declarations:
 
     def _run_const(self, fn, L, pos):
         try:
-            return fn(None, L)
+            return fn(self.const_budget, L)
         except RulesError:
             raise
         except RulesRuntimeError as e:  # a division by zero or similar in a constant

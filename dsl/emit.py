@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from .ir import Load, Local, Move, St, Stop
+from .ir import Load, Local, Move, Reveal, St, Stop
 from .program import CALL_DEPTH, DONE, STOP, SWITCH
 from .runtime import RUNTIME
 
@@ -224,6 +224,8 @@ class _Writer:
             out = self._load(s.stop)
         elif isinstance(s, Move):
             out = self._move(s)
+        elif isinstance(s, Reveal):
+            out = []
         else:
             s = _shallow(s)
             for field, value in ast.iter_fields(s):

@@ -1,7 +1,29 @@
 """One place that renders every diagnostic: ``file:line:col: message``, the source line, a caret, a hint."""
 from __future__ import annotations
 
+import re
+
 import attrs
+
+# What must never reach a terminal as itself from a rules file's text: C0 controls, DEL, C1 controls,
+# the Unicode bidirectional controls and isolates, and the line/paragraph separators.
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029"
+_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}]")
+_UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+
+
+def _escape(m: re.Match) -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def safe_text(text, lines: bool = False) -> str:
+    """``text`` with every control and bidi character shown as a visible escape (``\\x1b``,
+    ``\\u202e``), so text from a rules file or a record cannot drive the terminal it is printed on.
+    With ``lines=True`` tabs and newlines are kept (a multi-line message). The one function every
+    output path uses (``interpreter.safe_text`` wraps it for rich)."""
+    text = str(text)
+    return (_UNSAFE_KEEP_LINES if lines else _UNSAFE).sub(_escape, text)
 
 
 @attrs.frozen
@@ -26,18 +48,19 @@ class RulesError(Exception):
         self.source = source
 
     def render(self) -> str:
-        head = f"{self.pos}: error: {self.message}" if self.pos else f"error: {self.message}"
+        message = safe_text(self.message, lines=True)
+        head = f"{safe_text(self.pos)}: error: {message}" if self.pos else f"error: {message}"
         lines = [head]
         if self.pos and self.source is not None:
             # Lines end at "\n" only, as the parser counts them (str.splitlines would also break at
             # form feeds, "\x1c", "\u2028" and more, and show the wrong line).
             src_lines = self.source.split("\n")
             if 1 <= self.pos.line <= len(src_lines):
-                text = src_lines[self.pos.line - 1].rstrip("\r").replace("\t", " ")
-                lines.append(f"    {text}")
-                lines.append("    " + " " * (max(self.pos.column, 1) - 1) + "^")
+                raw = src_lines[self.pos.line - 1].rstrip("\r").replace("\t", " ")
+                lines.append(f"    {safe_text(raw)}")   # escapes widen the line: the caret follows
+                lines.append("    " + " " * len(safe_text(raw[:max(self.pos.column, 1) - 1])) + "^")
         if self.hint:
-            lines.append(f"hint: {self.hint}")
+            lines.append(f"hint: {safe_text(self.hint, lines=True)}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -64,3 +87,54 @@ def did_you_mean(name: str, candidates) -> str | None:
     if not close:
         return None
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+RECURSION_LIMIT = 20_000     # Python frames for compiling deeply nested rules (3.11 frames are cheap)
+
+
+class deep_rules:
+    """Compile deeply nested rules (a long elif chain, a sum of thousands of terms) within a
+    higher recursion limit; past even that, a RulesError at the most deeply nested line rather
+    than a RecursionError."""
+
+    def __init__(self, path: str, source: str):
+        self.path, self.source = path, source
+
+    def __enter__(self):
+        import sys
+        self.old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(self.old, RECURSION_LIMIT))
+        return self
+
+    def __exit__(self, kind, err, tb):
+        import sys
+        sys.setrecursionlimit(self.old)
+        if kind is not None and issubclass(kind, RecursionError):
+            line, col = _deepest(self.source)
+            raise RulesError("the rules nest too deeply here for rulesrun to compile",
+                             Pos(self.path, line, col), "split the expression or the chain of 'elif's into "
+                             "smaller pieces (a 'define', a list, a loop)", self.source) from None
+        return False
+
+
+def _deepest(source: str) -> tuple[int, int]:
+    """(line, column) of what most likely nests too deeply: the line with the most brackets,
+    indentation and operators, or else the 'if' of the longest chain of 'elif's."""
+    best, where, depth = 0, (1, 1), 0
+    chain, chain_start, longest = 0, (1, 1), (0, (1, 1))
+    for n, text in enumerate(source.split("\n"), 1):
+        stripped = text.lstrip(" ")
+        indent = len(text) - len(stripped)
+        words = stripped.split()
+        score = indent + sum(w in ("+", "-", "*", "/", "and", "or", "mod") for w in words)
+        for col, ch in enumerate(text, 1):
+            depth += ch in "(["
+            depth -= ch in ")]"
+            if depth * 2 + score > best:
+                best, where = depth * 2 + score, (n, col)
+        if stripped.startswith("if "):
+            chain, chain_start = 0, (n, indent + 1)
+        elif stripped.startswith("elif "):
+            chain += 1
+            longest = max(longest, (chain, chain_start))
+    return where if best >= 200 or longest[0] < 200 else longest[1]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-__all__ = ["K", "Local", "St", "Comp", "Best", "Fn", "Move", "Stop", "Load", "typed", "name", "call", "sub",
+__all__ = ["K", "Local", "St", "Comp", "Best", "Fn", "Move", "Reveal", "Stop", "Load", "typed", "name", "call", "sub",
            "compare", "binop", "boolop", "not_", "ifexp", "assign", "augassign", "expr_stmt", "ret",
            "store", "at", "walk_exprs", "clone", "COMP_KINDS"]
 
@@ -109,6 +109,15 @@ class Move(ast.stmt):
     def __init__(self, card=None, dest=None, bottom: bool = False, pos=None):
         super().__init__()
         self.card, self.dest, self.bottom, self.pos = card, dest, bottom, pos
+
+
+class Reveal(ast.stmt):
+    """``reveal``: the values are public from here on (for ``dsl.infoflow``); emits nothing."""
+    _fields = ("values",)
+
+    def __init__(self, values: list = (), pos=None):
+        super().__init__()
+        self.values, self.pos = list(values), pos
 
 
 class Stop(ast.stmt):

@@ -14,13 +14,13 @@ import ast
 from . import ast as A
 from . import types as T
 from .errors import RulesError, did_you_mean
-from .ir import (K, Comp, Fn, Local, Move, St, Stop, assign, at, augassign, binop, call, compare,
+from .ir import (K, Comp, Fn, Local, Move, Reveal, St, Stop, assign, at, augassign, binop, call, compare,
                  expr_stmt, name, not_, ret, sub)
 from . import facts
 from .ir import walk_exprs
 from .passes.inline import simple
 from .passes.resume import stops
-from .program import SWITCH, Decision, Template
+from .program import LOOPS_TOO_LONG, SWITCH, Decision, Template
 from .scope import Scope
 
 
@@ -127,6 +127,7 @@ class Statements:
         self.next_label = saved_label
         what = f"procedure {pname}" if pname != "flow" else "flow"
         self.ir_bodies.append(stmts)
+        self.ir_procs[ref] = (args, stmts)
         if resumable:
             self.procs[ref] = self.gen.resumable(ref, stmts, scope.n, labels, what)
             slot_types = {n.slot: n.rtype for s in stmts for n in walk_exprs(s)
@@ -245,12 +246,30 @@ class Statements:
     def _s_Announce(self, s, scope):
         parts = self._text(s.text.parts, scope)
         tid = len(self.templates)
-        self.templates.append(Template([p if isinstance(p, str) else (p[0], p[1]) for p in parts], s.pos,
-                                       [p[2] for p in parts if not isinstance(p, str)]))
+        types = [p[2] for p in parts if not isinstance(p, str)]
         vals = [p[0] for p in parts if not isinstance(p, str)]
+        if s.to is not None:       # told to one seat: the seat is stored first
+            who, wt = self.expr(s.to, scope)
+            self._expect(wt, T.PLAYER, s.to.pos, "who an announcement is told to")
+            types, vals = [T.PLAYER] + types, [who] + vals
+        self.templates.append(Template([p if isinstance(p, str) else (p[0], p[1]) for p in parts], s.pos,
+                                       types, private=s.to is not None))
         # the announcements are a linked list: (earlier, template, values...)
         entry = ast.Tuple(elts=[_S("ann"), K(tid), *vals], ctx=ast.Load())
         return [assign(_S("ann"), entry, s.pos)]
+
+    def _s_Reveal(self, s, scope):
+        """For the information-flow check, the values are public from here; at run time, the state
+        values among them are noted in ``S.shown`` with their values, so that a bot imagining what
+        it cannot see keeps what the rules showed (``interpreter.observe.resample``)."""
+        values = [self.expr(e, scope)[0] for e in s.exprs]
+        out: list = [Reveal(values, s.pos)]
+        for v in values:
+            key = _state_key(v)
+            if key is not None:
+                shown = ast.Dict(keys=[None, ast.Tuple(elts=list(key), ctx=ast.Load())], values=[_S("shown"), v])
+                out.append(assign(_S("shown"), shown, s.pos))
+        return out
 
     def _s_EndGame(self, s, scope):
         clear = at(ast.Delete(targets=[ast.Subscript(value=_S("frames"), slice=ast.Slice(), ctx=ast.Del())]), s.pos)
@@ -288,7 +307,9 @@ class Statements:
                                                    sub(K(self.proc_pad), K(ref)))], ctx=ast.Load())
         pre = [at(too_deep, s.pos), assign(name("_G"), frame, s.pos),
                expr_stmt(call(ast.Attribute(value=_S("frames"), attr="append", ctx=ast.Load()), name("_G")), s.pos)]
-        return [Stop("call", self._label(), pre, s.pos, callee=ref)]
+        stop = Stop("call", self._label(), pre, s.pos, callee=ref)
+        stop.args = nodes
+        return [stop]
 
     def _label(self) -> int:
         self.next_label += 1
@@ -312,11 +333,7 @@ class Statements:
         """One round of a 'while' loop. Such loops are the only way to run on for ever without a
         decision ('for' and 'repeat' loops end by themselves), so this is where the engine's budget
         of rounds without one is spent (``S.budget``)."""
-        spent = augassign(_S("budget"), "-", K(1), pos)
-        over = at(ast.If(test=compare(_S("budget"), "<", K(0)), orelse=[], body=[expr_stmt(call(
-            "fail", K("the rules went round loops too long without asking anyone anything; "
-                      "is there a loop that never ends?"), K(pos)), pos)]), pos)
-        return [spent, over]
+        return [augassign(_S("budget"), "-", K(1), pos), self._over_budget(pos)]
 
     def _s_If(self, s, scope):
         tests = [(self._cond(cond, scope, "an 'if' condition"), cond.pos, self.block(body, scope))
@@ -331,29 +348,50 @@ class Statements:
         body = self._budget(s.pos) + self.block(s.body, scope)
         return [at(ast.While(test=test, body=body, orelse=[]), s.cond.pos)]
 
+    def _spend(self, rounds, pos) -> list:
+        """A loop's rounds spent from the budget at once, before the loop (``for`` and ``repeat``
+        end by themselves, but a huge count must not hang the game either)."""
+        spent = augassign(_S("budget"), "-", rounds, pos)
+        return [spent, self._over_budget(pos)]
+
+    def _over_budget(self, pos):
+        return at(ast.If(test=compare(_S("budget"), "<", K(0)), orelse=[], body=[expr_stmt(call(
+            "fail", K(LOOPS_TOO_LONG), K(pos)), pos)]), pos)
+
     def _s_Repeat(self, s, scope):
         n = self.num(s.count, scope, "how many times to repeat")
         if not self._labels(s):
             body = self.block(s.body, scope)
-            return [at(ast.For(target=scope.ref(scope.temp()), iter=call("range", n),
-                               body=body or [at(ast.Pass(), s.pos)], orelse=[]), s.pos)]
+            if isinstance(n, K) and isinstance(n.value, int) and n.value <= 1000:
+                return [at(ast.For(target=scope.ref(scope.temp()), iter=call("range", n),
+                                   body=body or [at(ast.Pass(), s.pos)], orelse=[]), s.pos)]
+            rounds = scope.ref(scope.temp(), T.NUMBER)
+            return [assign(rounds, n, s.pos)] + self._spend(rounds, s.pos) + [
+                at(ast.For(target=scope.ref(scope.temp()), iter=call("range", rounds),
+                           body=body or [at(ast.Pass(), s.pos)], orelse=[]), s.pos)]
         count = Local(scope.n, scope.mode, T.NUMBER)      # rounds left, kept in the frame
         scope.n += 1
         body = self.block(s.body, scope) + [augassign(count, "-", K(1), s.pos)]
-        return [assign(count, n, s.pos), at(ast.While(test=compare(count, ">", K(0)), body=body, orelse=[]), s.pos)]
+        return [assign(count, n, s.pos)] + self._spend(count, s.pos) + [
+            at(ast.While(test=compare(count, ">", K(0)), body=body, orelse=[]), s.pos)]
 
     def _s_For(self, s, scope):
         src, et, is_zone = self._source(s.source, scope)
         var = scope.ref(scope.bind(s.var, et, s.pos, self), et)
         if not self._labels(s):
             body = self.block(s.body, scope)
-            return [at(ast.For(target=var, iter=call("list", src) if is_zone else src,
-                               body=body or [at(ast.Pass(), s.pos)], orelse=[]), s.pos)]
+            if isinstance(src, K):             # a list known when compiling: its size is fixed
+                return [at(ast.For(target=var, iter=src, body=body or [at(ast.Pass(), s.pos)], orelse=[]), s.pos)]
+            items = scope.ref(scope.temp(), T.list_of(et))
+            return [assign(items, call("list", src) if is_zone else src, s.pos)] + \
+                self._spend(call("len", items), s.pos) + \
+                [at(ast.For(target=var, iter=items, body=body or [at(ast.Pass(), s.pos)], orelse=[]), s.pos)]
         items, idx = Local(scope.n, scope.mode, T.list_of(et)), Local(scope.n + 1, scope.mode, T.NUMBER)   # in the frame
         scope.n += 2
         body = [assign(var, sub(items, idx), s.pos)] + self.block(s.body, scope) + [augassign(idx, "+", K(1), s.pos)]
-        return [assign(items, call("list", src), s.pos), assign(idx, K(0), s.pos),
-                at(ast.While(test=compare(idx, "<", call("len", items)), body=body, orelse=[]), s.pos)]
+        return [assign(items, call("list", src), s.pos), assign(idx, K(0), s.pos)] + \
+            self._spend(call("len", items), s.pos) + \
+            [at(ast.While(test=compare(idx, "<", call("len", items)), body=body, orelse=[]), s.pos)]
 
     # ── decisions ──────────────────────────────────────────────────────────
     def _s_Choose(self, s, scope):
@@ -439,7 +477,7 @@ class Statements:
                 expr_stmt(call("fail", K("nobody is there to choose"), kpos), pos)]), pos))
         opts = name("_o")
         if cond is None:   # the options are a list of their own: a zone's or a constant list is copied
-            fresh = isinstance(src, (ast.List, Comp)) or (isinstance(src, ast.Call) and getattr(src.func, "id", "") == "list")
+            fresh = isinstance(src, (ast.List, Comp)) or (isinstance(src, ast.Call) and getattr(src.func, "id", "") in ("list", "_range"))
             out.append(assign(opts, src if fresh else call("list", src), pos))
         else:
             tvar = scope.ref(tslot)
@@ -463,8 +501,20 @@ class Statements:
         return out
 
 
+def _state_key(node):
+    """(part, var, index) nodes of a read of state: ("g", i, None), ("pv", i, player), ("cv", i, card)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, St) and node.value.which == "g":
+        return K("g"), node.slice, K(None)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Subscript) \
+            and isinstance(node.value.value, St) and node.value.value.which in ("pv", "cv"):
+        return K(node.value.value.which), node.value.slice, node.slice
+    return None
+
+
 def _no_repeats(src) -> bool:
     """unique(...) and ranges never repeat a value."""
+    if isinstance(src, ast.Call) and getattr(src.func, "id", "") == "_range":
+        return True
     if not (isinstance(src, ast.Call) and getattr(src.func, "id", "") == "list" and src.args):
         return False
     inner = src.args[0]

@@ -13,7 +13,7 @@ from lark.exceptions import VisitError
 from lark.indenter import Indenter
 
 from . import ast as A
-from .errors import Pos, RulesError
+from .errors import Pos, RulesError, deep_rules
 
 
 def grammar_path() -> Path:
@@ -43,7 +43,7 @@ from .syntax_errors import SYNTAX_ERRORS as _SYNTAX_ERRORS, syntax_error as _syn
 def parse_file(path: str | Path) -> A.RulesFile:
     path = str(path)
     try:
-        source = Path(path).read_text(encoding="utf-8")
+        source = Path(path).read_text(encoding="utf-8-sig")     # a BOM at the start is left out
     except FileNotFoundError:
         raise RulesError(f"no such rules file: {path}") from None
     except (OSError, UnicodeDecodeError, ValueError) as e:   # ValueError: a NUL in the name
@@ -52,18 +52,42 @@ def parse_file(path: str | Path) -> A.RulesFile:
 
 
 def parse_text(source: str, path: str = "<rules>") -> A.RulesFile:
+    source = source[1:] if source.startswith("\ufeff") else source
     text = source if source.endswith("\n") else source + "\n"
+    _check_text(source, path)
     try:
         tree = _lark().parse(text, start="start")
     except _SYNTAX_ERRORS as e:
         raise _syntax_error(e, path, source) from None
     try:
-        items = _Builder(path, source).transform(tree)
+        with deep_rules(path, source):
+            items = _Builder(path, source).transform(tree)
     except VisitError as e:
+        if isinstance(e.orig_exc, RecursionError):
+            with deep_rules(path, source):
+                raise e.orig_exc from None
         if isinstance(e.orig_exc, RulesError):
             raise e.orig_exc from None
         raise
     return A.RulesFile(path=path, source=source, items=tuple(items))
+
+
+# Characters a rules file may not hold: they could drive a terminal or reorder the text shown
+# (C0 controls but tab, DEL, C1 controls, bidi controls). A newline ends a line; '\r' before it is
+# a Windows line end. A UTF-8 BOM at the very start is left out before this check.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+                       "|\r(?!\n)")
+
+
+def _check_text(source: str, path: str) -> None:
+    m = _CONTROLS.search(source)
+    if m is None:
+        return
+    line = source.count("\n", 0, m.start()) + 1
+    col = m.start() - (source.rfind("\n", 0, m.start()) + 1) + 1
+    raise RulesError(f"the text holds a control character (U+{ord(m.group()[0]):04X}), which a rules file may not",
+                     Pos(path, line, col), "remove it: it could change what a terminal shows",
+                     _CONTROLS.sub("?", source))
 
 
 def parse_expr(text: str, path: str, source: str, line: int, col: int) -> A.Expr:
@@ -327,7 +351,10 @@ class _Builder(Transformer):
         return A.ExprStmt(pos=self._pos(meta), expr=e)
 
     def announce_stmt(self, meta, c):
-        return A.Announce(pos=self._pos(meta), text=self._string(c[0]))
+        return A.Announce(pos=self._pos(meta), text=self._string(c[1]), to=c[0])
+
+    def reveal_stmt(self, meta, c):
+        return A.Reveal(pos=self._pos(meta), exprs=tuple(c))
 
     def pass_stmt(self, meta, c):
         return A.Pass(pos=self._pos(meta))

@@ -29,6 +29,17 @@ from .errors import Pos, RulesRuntimeError
 # done and its frame popped (DONE; a caller that called it directly carries on).
 STOP, SWITCH, DONE = 1, 2, 3
 CALL_DEPTH = 60     # frames deeper than this call through the run loop, not the Python stack
+MAX_STEPS = 2_000_000  # loop rounds without a decision before the rules are deemed stuck
+MAX_ITEMS = 100_000    # the most numbers a range may hold
+LOOPS_TOO_LONG = "the rules went round loops too long without asking anyone anything; is there a loop that never ends?"
+
+
+class Budget:
+    """What values worked out before the game (constants, the cards) spend their loops from."""
+    __slots__ = ("budget",)
+
+    def __init__(self):
+        self.budget = MAX_STEPS
 
 
 @attrs.define
@@ -64,7 +75,8 @@ class Decision:
 class Template:
     parts: list              # str, or (source, display) pairs; values are stored when announced
     pos: Pos
-    types: list = attrs.Factory(list)   # the type of each value, in order
+    types: list = attrs.Factory(list)   # the type of each value stored, in order
+    private: bool = False    # told to one seat only: the first value stored is that seat
 
 
 @attrs.define
@@ -102,6 +114,7 @@ class Program:
     max_players: int = 0
     heuristic: Callable | None = None   # f(S, seat): how well a seat stands mid-game (bots' guide)
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
+    warnings: list = attrs.Factory(list)      # leaks found, with allow_leaks (dsl.infoflow)
     frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
 
 

@@ -7,7 +7,19 @@ from __future__ import annotations
 
 import itertools
 
-from .program import deal, fail, fail_no_options, move_cards, move_zone, shuffle_zone
+from .program import LOOPS_TOO_LONG, MAX_ITEMS, deal, fail, fail_no_options, move_cards, move_zone, shuffle_zone
+
+
+def _range(lo, hi, S, pos):
+    """The numbers lo to hi, spent from the budget of loop rounds (S is the state, or a Budget)."""
+    n = hi - lo + 1
+    if n > MAX_ITEMS:
+        fail(f"a range of {n:,} numbers is too long (at most {MAX_ITEMS:,})", pos)
+    if n > 0:
+        S.budget -= n
+        if S.budget < 0:
+            fail(LOOPS_TOO_LONG, pos)
+    return list(range(lo, hi + 1))
 
 # ── helpers the generated code calls ────────────────────────────────────────
 def _top(z, name, pos):
@@ -97,5 +109,5 @@ RUNTIME = {
     "move_zone": move_zone,
     "shuffle_zone": shuffle_zone, "deal": deal, "_top": _top, "_position": _position, "_item": _item,
     "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": _value_key,
-    "_dedupe": _dedupe, "_subsets": _subsets, "_FIRST": _FIRST,
+    "_dedupe": _dedupe, "_subsets": _subsets, "_FIRST": _FIRST, "_range": _range,
 }

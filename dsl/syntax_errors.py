@@ -37,7 +37,7 @@ _SYNTAX_ERRORS = (UnexpectedInput, DedentError)
 # parser accepts.
 _DECLARATIONS = ("game", "players", "kind", "cards", "zone", "state", "player", "card", "const", "define",
                  "procedure", "flow", "score", "winners", "heuristic", "invariant", "variant")
-_STATEMENTS = ("let", "move", "shuffle", "deal", "announce", "pass", "end", "if", "repeat", "while", "for")
+_STATEMENTS = ("let", "move", "shuffle", "deal", "announce", "reveal", "pass", "end", "if", "repeat", "while", "for")
 _OPERATORS = frozenset({"+", "-", "*", "/", "mod", "==", "!=", "<=", ">=", "<", ">", "and", "or", "not", "in",
                         "if", "else", ".", "(", "then"})
 _CONDITION_AFTER = frozenset({"where", "if", "elif", "while", "and", "or", "not", "that", "when"})

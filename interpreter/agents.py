@@ -60,7 +60,7 @@ class Memory:
         if not fresh:
             chance = any(not isinstance(h, str) for h in hist[self.hist_len:])
             if not chance:
-                new_cards = _announced_since(state, self.ann)
+                new_cards = _announced_since(state, self.ann, seat)
         if new_cards is None:  # a new game, a shuffle, or a log we cannot line up: start afresh
             self.known = set(visible_cards(state, seat))
         else:
@@ -72,10 +72,10 @@ class Memory:
         return self.known
 
 
-def _announced_since(state, since) -> set[int] | None:
+def _announced_since(state, since, seat=None) -> set[int] | None:
     """The cards named in announcements made after ``since``, or None if ``since`` is not part of
     this state's log (a state read back from JSON, say)."""
-    return announced_cards(state, since, strict=True)
+    return announced_cards(state, since, strict=True, seat=seat)
 
 
 def determinise(state, seat: int, rng: random.Random, known) -> object:

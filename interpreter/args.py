@@ -26,6 +26,21 @@ def _positive(text: str) -> int:
 
 def _seed(text: str) -> int:
     try:
-        return int(text)
+        n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if abs(n).bit_length() > 256:      # what a saved game accepts
+        raise argparse.ArgumentTypeError("expected a seed of at most 256 bits")
+    return n
+
+
+def _delay(text: str) -> float:
+    """Seconds to wait: finite, from 0 to 3600 (``nan`` and ``inf`` would crash or hang a sleep)."""
+    import math
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not math.isfinite(x) or not 0 <= x <= 3600:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds from 0 to 3600, not {text!r}")
+    return x

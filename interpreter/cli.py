@@ -7,13 +7,12 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 
 from dsl import RulesError, RulesRuntimeError
 
 from . import __doc__ as _pkg_doc  # noqa: F401
-from .args import _Parser, _positive, _seed
+from .args import _delay, _Parser, _positive, _seed
 
 COMMANDS = ("play", "compile", "check", "replay", "simulate")
 
@@ -55,7 +54,7 @@ def build_parsers():
                       help="who plays each seat, a comma list of human, random, greedy, ismcts, "
                            "ismcts:N (N iterations a move) or ismcts:Ts (T seconds a move) "
                            "(default: seat 1 human, the others random)")
-    main.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+    main.add_argument("--delay", type=_delay, default=0.0, metavar="SECONDS",
                       help="pause this long after each bot move, to watch them play (default: 0)")
     main.add_argument("--load", metavar="RECORD",
                       help="resume a game saved with 'save FILE' at the prompt (FILE is then optional)")
@@ -64,6 +63,8 @@ def build_parsers():
                            "'rulesrun check' writes such a file when it finds a problem")
     comp = _Parser(prog="rulesrun compile", description="Check a rules file and print a one-line summary of the game.")
     _common(comp)
+    comp.add_argument("--allow-leaks", action="store_true",
+                      help="report hidden information reaching what every seat sees as warnings, not errors")
     check = _Parser(prog="rulesrun check", formatter_class=argparse.RawDescriptionHelpFormatter,
                     description="Property-test a rules file: play many games chosen by hypothesis and check, at\n"
                                 "every step, that the player to move has a legal action, cards are conserved,\n"
@@ -101,14 +102,15 @@ def build_parsers():
 
 
 def _err(msg: str) -> int:
-    print(msg, file=sys.stderr)
+    from .safe_text import safe
+    print(safe(msg, lines=True), file=sys.stderr)
     return 1
 
 
 def _allowed_players(path: str):
-    from dsl import parse_file
     from dsl.ast import PlayersDecl
-    rules = parse_file(path)
+    from .files import load_rules_text
+    rules = load_rules_text(path)
     decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
     return rules, (decl.low, decl.high) if decl else None
 
@@ -136,7 +138,7 @@ def cmd_compile(args) -> int:
     games, first_error = [], None
     for n in counts:
         try:
-            games.append(Game(compile_rules(rules, n, tuple(args.variant))))
+            games.append(Game(compile_rules(rules, n, tuple(args.variant), allow_leaks=args.allow_leaks)))
         except RulesError as e:
             if args.players or "players, not" not in e.message:
                 raise
@@ -144,15 +146,21 @@ def cmd_compile(args) -> int:
     if not games:
         raise first_error
     counts = [x.players for x in games]
+    warned = set()
+    for w in (w for x in games for w in x.program.warnings):
+        if str(w) not in warned:
+            warned.add(str(w))
+            print(str(w).replace(": error: ", ": warning: ", 1), file=sys.stderr)
     g = games[0]
     prog = g.program
     players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
     variants = prog.available_variants
     cards = sorted({len(x.program.card_names) for x in games})
-    print(f"ok: {prog.title} — {players} players, {'/'.join(map(str, cards))} cards, "
+    from .safe_text import safe
+    print(safe(f"ok: {prog.title} — {players} players, {'/'.join(map(str, cards))} cards, "
           f"{len([z for z in prog.zones if z.owner is None])} shared + {len(prog.families)} per-player zones, "
           f"{_n(len(prog.decisions), 'decision')}, {_n(len(prog.invariants), 'invariant')}"
-          + (f", variants: {', '.join(variants)}" if variants else ""))
+          + (f", variants: {', '.join(variants)}" if variants else "")))
     return 0
 
 
@@ -199,18 +207,20 @@ def _resume(args) -> int:
             parse_seats(",".join(record.get("seats") or []) or None, game.players)
     except ValueError as e:
         return _err(f"rulesrun: error: {e}")
-    repl = Repl(game, state, seats, record["seed"], delay=max(args.delay, 0.0))
+    repl = Repl(game, state, seats, record["seed"], delay=args.delay)
     repl.moves = [(-1, a) for a in state.history()]
+    repl.reseeds = [list(r) for r in record["reseeds"]]
     repl.log_seen = len(state.log())
     repl.say(f"Resuming {args.load}: {len(repl.moves)} decisions in.")
     return repl.run()
 
 
 def _read_moves(path: str) -> list[str]:
+    from .files import FileProblem, read_text
     try:
-        text = open(path, encoding="utf-8").read()
-    except OSError as e:
-        raise SystemExit(_err(f"rulesrun: error: cannot read the moves file {path}: {e.strerror or e}"))
+        text = read_text(path, "moves file")
+    except FileProblem as e:
+        raise SystemExit(_err(f"rulesrun: error: {e}"))
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
@@ -223,7 +233,7 @@ def cmd_replay(args) -> int:
         return _err(f"rulesrun replay: error: {e}")
     seat = None
     if args.seat != "all":
-        if not args.seat.isdigit() or not 1 <= int(args.seat) <= game.players:
+        if not (args.seat.isascii() and args.seat.isdigit()) or not 1 <= int(args.seat) <= game.players:
             return _err(f"rulesrun replay: error: --seat takes a player from 1 to {game.players} or 'all', "
                         f"not {args.seat!r}")
         seat = int(args.seat) - 1
@@ -242,19 +252,18 @@ def _stdin_empty() -> bool:
 def cmd_play(args) -> int:
     from .agents import parse_seats
     from .engine import load_game
+    from .hotseat import fresh_seed
     from .repl import Repl
     if args.load:
         return _resume(args)
     if args.file is None:
         return _err("rulesrun: error: give a rules file to play (or --load RECORD to resume a saved game)")
-    if args.delay < 0:
-        return _err("rulesrun: error: --delay cannot be negative")
     game = load_game(args.file, players=args.players, variants=tuple(args.variant))
     try:
         seats = parse_seats(args.seats, game.players)
     except ValueError as e:
         return _err(f"rulesrun: error: {e}")
-    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    seed = args.seed if args.seed is not None else fresh_seed()   # 62 bits from the OS: not guessable
     state = game.new_initial_state(seed=seed)
     repl = Repl(game, state, seats, seed, delay=args.delay)
     if args.moves:

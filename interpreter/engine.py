@@ -11,16 +11,15 @@ of list copies, equality is structural, and ``to_json`` / ``State.from_json`` ro
 """
 from __future__ import annotations
 
-import random
+import secrets
 from pathlib import Path
 from typing import Any, Iterable
 
-from dsl import RulesError, RulesRuntimeError, compile_rules, parse_file, parse_text
-from dsl.program import STOP, Program
+from dsl import RulesError, RulesRuntimeError, compile_rules, parse_text
+from dsl.program import MAX_STEPS, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
 STATE_FORMAT = "rulesrun-state/2"   # 2: frames hold generated code's labels and live locals
-MAX_STEPS = 2_000_000  # loop rounds without a decision before the rules are deemed stuck
 
 
 class GameError(Exception):
@@ -132,7 +131,7 @@ class Game:
         """A new game. ``stack`` stacks the deck for tests: {zone: [card names, top first]} applies
         to the next shuffle of that zone; a list of such lists applies to successive shuffles."""
         if seed is None:
-            seed = random.randrange(2 ** 31)
+            seed = secrets.randbits(62)
         forced = self._stack_to_forced(stack) if stack else []
         return State._start(self, int(seed), forced)
 
@@ -160,21 +159,30 @@ class Game:
                 forced.append([zi, ids[::-1]])  # stored bottom→top
         return forced
 
-    def replay(self, seed: int, history: Iterable[str], stack: dict | None = None) -> "State":
-        """Play ``history`` (decision texts) from a new game with ``seed``: the same game again."""
+    def replay(self, seed: int, history: Iterable[str], stack: dict | None = None,
+               reseeds: dict | None = None) -> "State":
+        """Play ``history`` (decision texts) from a new game with ``seed``: the same game again.
+        ``reseeds`` {k: seed} gives chance a fresh seed after k decisions (``State.reseed``), as the
+        game being replayed did."""
         state = self.new_initial_state(seed=seed, stack=stack)
+        reseeds = reseeds or {}
+        i = -1
         for i, a in enumerate(history):
+            if i in reseeds:
+                state.reseed(reseeds[i])
             try:
                 state.apply_action(str(a))
             except GameError as e:
                 raise GameError(f"step {i + 1} of the history: {e}") from None
+        if i + 1 in reseeds:
+            state.reseed(reseeds[i + 1])
         return state
 
 
 class State:
     """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
 
-    __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng",
+    __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng", "shown",
                  "hist", "ann", "forced", "_legal", "budget")
 
     # ── creation ───────────────────────────────────────────────────────────
@@ -196,6 +204,7 @@ class State:
         S.rng = seed
         S.hist = []
         S.ann = None
+        S.shown = {}             # (part, var, index) -> value, for state values the rules revealed
         S.forced = forced
         S._legal = None
         S._run()
@@ -293,6 +302,12 @@ class State:
         except Exception as e:
             self._failed(e)
 
+    def reseed(self, seed: int) -> None:
+        """Give chance a fresh seed: every shuffle from now on is drawn from ``seed``; nothing that
+        has happened changes. After an ``undo``, so a draw seen and taken back is not the draw that
+        comes again; a record keeps each (decisions so far, seed) so ``Game.replay`` plays it the same."""
+        self.rng = int(seed)
+
     @staticmethod
     def _find(action, legal) -> int:
         if isinstance(action, int) and not isinstance(action, bool):
@@ -350,15 +365,25 @@ class State:
                 out.append(("shuffle", self._prog.zones[h[1]].name, [names[c] for c in reversed(h[2])]))
         return out
 
-    def log(self) -> list[str]:
-        """The announcements so far (public), oldest first."""
+    def log(self, seat: int | None = None, everything: bool = False) -> list[str]:
+        """The announcements so far, oldest first: the public ones, and with ``seat`` those told
+        to that seat alone too; with ``everything``, every one, a private one marked
+        ``(to Player 2)`` — the full record, for replays and tests, not for players."""
         entries = []
         node = self.ann
+        templates = self._prog.templates
         while node is not None:       # (earlier, template, values...)
-            entries.append((node[1], node[2:]))
+            tid, vals = node[1], node[2:]
+            if templates[tid].private:
+                if everything:
+                    entries.append((tid, vals[1:], f"(to {self._prog.player_names[vals[0]]}) "))
+                elif vals[0] == seat and seat is not None:
+                    entries.append((tid, vals[1:], ""))
+            else:
+                entries.append((tid, vals, ""))
             node = node[0]
         entries.reverse()
-        return [self._format(e) for e in entries]
+        return [mark + self._format((tid, vals)) for tid, vals, mark in entries]
 
     def _format(self, entry) -> str:
         tid, vals = entry
@@ -438,6 +463,7 @@ class State:
         S.rng = self.rng
         S.hist = self.hist[:]
         S.ann = self.ann
+        S.shown = self.shown        # never changed in place: 'reveal' assigns a new dict
         S.forced = [f[:] for f in self.forced] if self.forced else []
         S._legal = self._legal
         return S
@@ -447,7 +473,8 @@ class State:
         return {"z": [z[:] for z in self.z], "loc": self.loc[:], "g": _jsonable(self.g),
                 "pv": _jsonable(self.pv), "cv": _jsonable(self.cv), "frames": _jsonable(self.frames),
                 "pending": _jsonable(self.pending), "rng": self.rng, "hist": _jsonable(self.hist),
-                "ann": _log_list(self.ann), "seed": self.seed, "stacked": _jsonable(self.forced)}
+                "ann": _log_list(self.ann), "seed": self.seed, "stacked": _jsonable(self.forced),
+                "shown": [[*k, v] for k, v in sorted(self.shown.items(), key=repr)]}
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, State):
@@ -459,7 +486,7 @@ class State:
                 and self.g == other.g and self.pv == other.pv and self.cv == other.cv
                 and self.frames == other.frames and self.rng == other.rng and self.seed == other.seed
                 and self.loc == other.loc and self.hist == other.hist and self.forced == other.forced
-                and _same_log(self.ann, other.ann))
+                and self.shown == other.shown and _same_log(self.ann, other.ann))
 
     def __hash__(self):
         raise TypeError("states are mutable and cannot be hashed; hash state.to_json() instead")
@@ -502,6 +529,7 @@ class State:
                 node = (node, tid, *vals)
             S.ann = node
             S.forced = [[int(f[0]), list(f[1])] for f in data.get("stacked", [])]
+            S.shown = {(str(p), int(i), k): v for p, i, k, v in data.get("shown", [])}
             S._legal = None
             if len(S.z) != len(prog.zones) or len(S.loc) != len(prog.card_names):
                 raise GameError("the saved state does not fit this game's zones and cards")
@@ -550,15 +578,21 @@ def _jsonable(v):
     return v
 
 
-def load_game(path: str | Path, players: int | None = None, variants: Iterable[str] = ()) -> Game:
-    """Parse, check and compile a rules file for ``players`` seats (default: the fewest allowed)."""
-    rules = parse_file(path)
+def load_game(path: str | Path, players: int | None = None, variants: Iterable[str] = (),
+              allow_leaks: bool = False) -> Game:
+    """Parse, check and compile a rules file for ``players`` seats (default: the fewest allowed).
+    The file must be a regular UTF-8 file of at most 10 MB (a BOM is accepted): see ``files``.
+    A leak of hidden information into what every seat sees is a RulesError, or with
+    ``allow_leaks`` a warning in ``game.program.warnings`` (``dsl.infoflow``)."""
+    from .files import load_rules_text
+    rules = load_rules_text(path)
     if players is None:
         from dsl.ast import PlayersDecl
         decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
         players = decl.low if decl else 2
-    return Game(compile_rules(rules, int(players), tuple(variants)))
+    return Game(compile_rules(rules, int(players), tuple(variants), allow_leaks))
 
 
-def load_game_text(text: str, players: int, variants: Iterable[str] = (), path: str = "<rules>") -> Game:
-    return Game(compile_rules(parse_text(text, path), int(players), tuple(variants)))
+def load_game_text(text: str, players: int, variants: Iterable[str] = (), path: str = "<rules>",
+                   allow_leaks: bool = False) -> Game:
+    return Game(compile_rules(parse_text(text, path), int(players), tuple(variants), allow_leaks))

@@ -92,7 +92,7 @@ def observe(state, seat: int, log: bool = True) -> dict:
         "card_state": card_state,
     }
     if log:
-        obs["log"] = state.log()
+        obs["log"] = state.log(seat)
     if state.pending is not None:
         label = prog.decisions[state.pending[1]].label
         obs["decision"] = {"label": label}
@@ -127,10 +127,11 @@ def visible_cards(state, seat: int) -> set[int]:
     return out
 
 
-def announced_cards(state, since=None, strict: bool = False) -> set[int] | None:
-    """The cards named in the announcements so far (announcements are public); with ``since`` (an
-    earlier ``state.ann``), only in those made after it. With ``strict``, None when ``since`` is not
-    part of this state's log (a state read back from JSON, say)."""
+def announced_cards(state, since=None, strict: bool = False, seat: int | None = None) -> set[int] | None:
+    """The cards named in the announcements so far that ``seat`` heard (the public ones, and those
+    told to it alone; with no seat, the public ones); with ``since`` (an earlier ``state.ann``),
+    only in those made after it. With ``strict``, None when ``since`` is not part of this state's
+    log (a state read back from JSON, say)."""
     prog = state._prog
     out: set[int] = set()
     node = state.ann
@@ -138,6 +139,8 @@ def announced_cards(state, since=None, strict: bool = False) -> set[int] | None:
         if node is None:
             return None if strict and since is not None else out
         tid, vals, node = node[1], node[2:], node[0]
+        if prog.templates[tid].private and vals[0] != seat:
+            continue
         for t, v in zip(prog.templates[tid].types, vals):
             if t == "card" and v is not None:
                 out.add(v)
@@ -238,20 +241,27 @@ def _pick(rng, values):
 
 
 def _redraw_values(S, prog, seat: int, rng) -> None:
-    """Values ``seat`` cannot see, drawn again from the values they can hold (where known)."""
+    """Values ``seat`` cannot see, drawn again from the values they can hold (where the compiler
+    knows them, and they hold a secret) — but for those the rules revealed (``reveal``) and that
+    have not changed since."""
+    shown = S.shown
+
+    def kept(part, i, k, value) -> bool:
+        return (part, i, k) in shown and shown[(part, i, k)] == value
+
     for i, v in enumerate(prog.globals):
-        if v.visibility == "hidden" and v.domain and len(v.domain) > 1:
+        if v.visibility == "hidden" and v.domain and len(v.domain) > 1 and not kept("g", i, None, S.g[i]):
             S.g[i] = _pick(rng, v.domain)
     for i, v in enumerate(prog.player_vars):
         if v.visibility == "public" or not v.domain or len(v.domain) < 2:
             continue
-        row = S.pv[i]
+        row = S.pv[i] = S.pv[i][:]
         for p in range(len(row)):
-            if v.visibility == "hidden" or p != seat:
+            if (v.visibility == "hidden" or p != seat) and not kept("pv", i, p, row[p]):
                 row[p] = _pick(rng, v.domain)
     for i, v in enumerate(prog.card_vars):
         if v.visibility != "public" and v.domain and len(v.domain) > 1:
-            S.cv[i] = [_pick(rng, v.domain) for _ in S.cv[i]]
+            S.cv[i] = [x if kept("cv", i, c, x) else _pick(rng, v.domain) for c, x in enumerate(S.cv[i])]
 
 
 def _redeal_hidden_zones(S, prog, known, rng) -> None:

@@ -11,14 +11,15 @@ import time
 from pathlib import Path
 from typing import Callable, TextIO
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from .agents import make_agent
 from .engine import Game, GameError, State
+from .hotseat import clear_for_next_player, drawn_since, rewind, undo_point
 from .record import RecordError, make_record, open_record, save_record
+from .safe_text import SafeConsole, safe
 
 HELP = """Commands:
   <number>          choose the option with that number
@@ -182,7 +183,7 @@ def final_report(state: State) -> str:
 def resolve_input(text: str, actions: list) -> tuple[object | None, str | None]:
     """Match a typed line to a legal action: a number, the exact text, or a unique beginning."""
     t = " ".join(text.split())
-    if t.isdigit():
+    if t.isascii() and t.isdigit():       # '²' and other digits int() does not read are text
         n = int(t)
         if 1 <= n <= len(actions):
             return actions[n - 1], None
@@ -211,7 +212,7 @@ class Repl:
         self.out = out if out is not None else sys.stdout
         self.tty = (interactive if interactive is not None
                     else readline is None and sys.stdin.isatty() and self.out.isatty())
-        self.console = Console(file=self.out, force_terminal=self.tty, no_color=not self.tty,
+        self.console = SafeConsole(file=self.out, force_terminal=self.tty, no_color=not self.tty,
                                highlight=False, width=None if self.tty else 110, soft_wrap=not self.tty)
         self._custom_readline = readline
         self._session = None
@@ -224,6 +225,7 @@ class Repl:
         # When input is piped, echo each command so the transcript reads like a session.
         self.echo = readline is None and not sys.stdin.isatty()
         self.moves: list[tuple[int, str]] = []     # (seat, action) of every decision since the start
+        self.reseeds: list[list[int]] = []         # [decisions so far, seed] each time chance was re-seeded
 
     # ── output ─────────────────────────────────────────────────────────────
     def say(self, text: str = "") -> None:
@@ -246,7 +248,9 @@ class Repl:
             from prompt_toolkit.completion import WordCompleter
             if self._session is None:
                 self._session = PromptSession()
-            completer = WordCompleter(list(completions) + list(COMMANDS), ignore_case=True, sentence=True)
+            words = list(completions) + list(COMMANDS)
+            completer = WordCompleter(words, ignore_case=True, sentence=True,
+                                      display_dict={w: safe(w) for w in words})
             return self._session.prompt(prompt, completer=completer)
         self.out.write(prompt)
         self.out.flush()
@@ -259,7 +263,9 @@ class Repl:
     def run(self) -> int:
         names = self.game.program.player_names
         who = ", ".join(f"{names[p]}: {k}" for p, k in enumerate(self.seats))
-        self.say(f"{self.game.title} — {self.game.players} players ({who}); seed {self.seed}")
+        # no seed on the table while a human plays: it would give away the deck (shown at the end)
+        self.say(f"{self.game.title} — {self.game.players} players ({who})"
+                 + ("" if self.humans else f"; seed {self.seed}"))
         if self.humans:
             self.say("Type 'help' for the commands.")
         self.flush_log()
@@ -268,7 +274,7 @@ class Repl:
             if self.seats[p] == "human":
                 if not self.human_turn(p):
                     self.say("Game left unfinished.")
-                    return 0
+                    return 1
             else:
                 action = self.agents[p].choose(self.state)
                 if not self.humans:
@@ -279,19 +285,22 @@ class Repl:
                 self.state.apply_action(action)
             self.flush_log()
         self.say(final_report(self.state))
+        if self.humans:
+            self.say(f"The seed was {self.seed}" + (" (chance was re-seeded after each undo; the saved game "
+                                                     "keeps every seed)" if self.reseeds else "") + ".")
         return 0
 
     def pass_screen(self, p: int) -> bool:
         """Hot-seat: hide the table until the next human is at the keyboard."""
         if self.tty:
-            self.console.clear()
+            clear_for_next_player(self.console)
         self.say(f"Pass to Player {p + 1} — Player {p + 1}, press Enter when you are ready.")
         try:
             self.read("")
         except (EOFError, KeyboardInterrupt):
             return False
         if self.tty:
-            self.console.clear()
+            clear_for_next_player(self.console)
         return True
 
     def show(self, p: int) -> None:
@@ -331,7 +340,7 @@ class Repl:
                 self.show(p)
                 self.show_options(p, actions)
                 continue
-            if low == "log" and (not rest or rest.strip().isdigit()):
+            if low == "log" and (not rest or rest.strip().isascii() and rest.strip().isdigit()):
                 n = int(rest) if rest.strip() else 20
                 log = self.state.log()
                 self.say("\n".join(f"  {line}" for line in log[-n:]) if log else "  (nothing yet)")
@@ -340,7 +349,7 @@ class Repl:
                 self.say(f"A bot would choose: {self.hint()}")
                 continue
             if low == "undo" and not rest:
-                if self.undo():
+                if self.undo(p):
                     return True
                 continue
             if low == "save":
@@ -378,18 +387,24 @@ class Repl:
             return str(agent.choose(self.state.clone()))
         return str(self.state.legal_actions()[0])
 
-    def undo(self) -> bool:
-        mine = [i for i, (seat, _) in enumerate(self.moves) if self.seats[seat] == "human"]
-        if not mine:
-            self.say("Nothing to undo: you have not decided anything yet.")
+    def undo(self, seat: int) -> bool:
+        """Take back ``seat``'s own last decision (and the bots' moves after it); chance is re-seeded
+        from there, so a draw seen after it is not the draw that comes again (``hotseat``)."""
+        k, problem = undo_point(self.moves, self.seats, seat)
+        if problem:
+            self.say(problem)
             return False
-        undone = self.moves[mine[-1]][1]
-        keep = self.moves[:mine[-1]]
-        self.state = self.game.replay(self.state.seed, [a for _, a in keep])
-        self.moves = keep
+        undone = self.moves[k][1]
+        state, reseeds = rewind(self.game, self.state.seed, [a for _, a in self.moves], self.reseeds, k)
+        if drawn_since(state, self.state, seat):
+            self.say("Cannot undo: since that decision you have seen a card from a face-down pile, and "
+                     "undo would take the draw back.")
+            return False
+        self.state, self.reseeds = state, reseeds
+        self.moves = self.moves[:k]
         self.log_seen = len(self.state.log())
         self.say(f"Undone: back before '{undone}'.")
-        self.last_human = None
+        self.last_human = seat        # the same seat decides again: no pass screen, no other view
         return True
 
     def save(self, path: str) -> None:
@@ -398,7 +413,7 @@ class Repl:
             return
         try:
             save_record(path, make_record(self.game, self.state, self.seats, [a for _, a in self.moves]
-                                          if self.moves else self.state.history()))
+                                          if self.moves else self.state.history(), self.reseeds))
         except RecordError as e:
             self.say(str(e))
             return
@@ -416,8 +431,15 @@ class Repl:
         if game.program.path != self.game.program.path and game.title != self.game.title:
             self.say(f"{path} is a game of {game.title}, not of {self.game.title}; the game goes on.")
             return False
+        if game.players != self.game.players or len(record.get("seats") or self.seats) != len(self.seats):
+            self.say(f"{path} is a game for {game.players} players, and this one has {self.game.players}; "
+                     f"resume it with: rulesrun --load {path}. The game goes on.")
+            return False
         self.game, self.state = game, state
+        self.style = CardStyle(game)
         self.moves = [(-1, a) for a in state.history()]
+        self.reseeds = [list(r) for r in record.get("reseeds", [])]
+        self.seed = record["seed"]
         self.log_seen = len(state.log())
         self.say(f"Loaded {path}: {len(self.moves)} decisions in.")
         return True
@@ -435,7 +457,8 @@ class Repl:
     def replay_moves(self, moves: list[str]) -> bool:
         """Play recorded moves one by one, showing each step and any broken invariant."""
         names = self.game.program.player_names
-        self.say(f"Replaying {len(moves)} move{'s' if len(moves) != 1 else ''} from seed {self.state.seed}:")
+        self.say(f"Replaying {len(moves)} move{'s' if len(moves) != 1 else ''}"
+                 + ("" if self.humans else f" from seed {self.state.seed}") + ":")
         self.flush_log()
         for i, move in enumerate(moves, 1):
             if self.state.is_terminal():
@@ -491,12 +514,17 @@ class ReplayViewer:
         self.repl = Repl(game, game.new_initial_state(seed=self.seed), record.get("seats") or
                          ["random"] * game.players, self.seed, out=out, readline=readline)
         self.step = 0
+        self.reseeds = dict(record.get("reseeds") or [])   # chance re-seeded after k decisions
+        if 0 in self.reseeds:
+            self.repl.state.reseed(self.reseeds[0])
         self.states = [self.repl.state.clone()]
 
     def state_at(self, k: int) -> State:
         while len(self.states) <= k:
             s = self.states[-1].clone()
             s.apply_action(self.actions[len(self.states) - 1])
+            if len(self.states) in self.reseeds:
+                s.reseed(self.reseeds[len(self.states)])
             self.states.append(s)
         return self.states[k]
 
@@ -552,7 +580,7 @@ class ReplayViewer:
                 self.step = max(0, self.step - 1)
             elif line.startswith("j"):
                 arg = line.split()[1:] or [""]
-                if not arg[0].isdigit() or int(arg[0]) > len(self.actions):
+                if not (arg[0].isascii() and arg[0].isdigit()) or int(arg[0]) > len(self.actions):
                     r.say(f"jump to a step from 0 to {len(self.actions)}: j N")
                     continue
                 self.step = int(arg[0])

@@ -17,13 +17,15 @@ import argparse
 import json
 import math
 import os
-import random
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-from .agents import SEAT_HELP, make_agent, parse_kind, standings
+from .agents import SEAT_HELP, parse_kind
+# playing the games (one, or many in a pool) is simpool's; these names stay importable from here
+from .simpool import (MAX_STEPS, GameBroke, MissingExtra, SimulationIncomplete, game_seeds,  # noqa: F401
+                      play_one, ray_available, run_games, seat_kinds)
 
 FORMAT = "rulesrun-simulate/1"
 TOP_OPTIONS = 6          # options shown per decision label in the table (the JSON has them all)
@@ -39,171 +41,6 @@ examples:
   rulesrun simulate games/magic_shop.rules --games 40 --players 3 --seats ismcts:50,random,random --rotate
   rulesrun simulate games/magic_shop.rules --games 100 --players 4 --seats ismcts:200,random,random,random --json out.json --plot out.png
 """
-
-
-# ── one game ────────────────────────────────────────────────────────────────
-def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
-    """The seed of game ``index`` and of each of its seats' bots: from (seed, index) only."""
-    r = random.Random(f"rulesrun-simulate/{seed}/{index}")  # a string seed is hashed with SHA-512: stable
-    return r.getrandbits(31), [r.getrandbits(32) for _ in range(players)]
-
-
-def seat_kinds(seats: list[str], index: int, rotate: bool) -> list[str]:
-    """The kinds at each seat in game ``index``: ``seats``, turned by one seat a game with --rotate."""
-    if not rotate:
-        return list(seats)
-    n = len(seats)
-    k = index % n
-    return [seats[(p - k) % n] for p in range(n)]
-
-
-def _numeric(prog):
-    g = [(i, v.name) for i, v in enumerate(prog.globals) if v.type == "number"]
-    pv = [(i, v.name) for i, v in enumerate(prog.player_vars) if v.type == "number"]
-    fams = list(prog.families.items())
-    return g, pv, fams
-
-
-def play_one(game, seats: list[str], index: int, seed: int, rotate: bool) -> dict:
-    """Play game ``index`` and return its record (plain JSON data)."""
-    prog = game.program
-    n = game.players
-    game_seed, agent_seeds = game_seeds(seed, index, n)
-    kinds = seat_kinds(seats, index, rotate)
-    agents = [make_agent(k, s) for k, s in zip(kinds, agent_seeds)]
-    state = game.new_initial_state(seed=game_seed)
-    gnum, pnum, fams = _numeric(prog)
-    g_sum = [0.0] * len(gnum)
-    g_max = [-math.inf] * len(gnum)
-    z_sum = [0.0] * len(fams)
-    z_max = [0] * len(fams)
-    choices: list[dict] = [{} for _ in range(n)]
-    think = [0.0] * n
-    moves = [0] * n
-    decisions = 0
-    started = time.perf_counter()
-    while not state.is_terminal():
-        p = state.current_player()
-        for j, (i, _) in enumerate(gnum):
-            v = state.g[i]
-            g_sum[j] += v
-            if v > g_max[j]:
-                g_max[j] = v
-        for j, (_, first) in enumerate(fams):
-            sizes = [len(state.z[first + q]) for q in range(n)]
-            z_sum[j] += sum(sizes) / n
-            m = max(sizes)
-            if m > z_max[j]:
-                z_max[j] = m
-        label = state.decision_label()
-        t0 = time.perf_counter()
-        action = agents[p].choose(state)
-        think[p] += time.perf_counter() - t0
-        text = str(action)
-        option = text[len(label) + 1:] if text.startswith(label + " ") else text
-        per = choices[p].setdefault(label, {})
-        per[option] = per.get(option, 0) + 1
-        state.apply_action(action)
-        decisions += 1
-        moves[p] += 1
-    final_g = {name: state.g[i] for i, name in gnum}
-    for j, (i, _) in enumerate(gnum):  # the final values count as seen too
-        g_max[j] = max(g_max[j], state.g[i])
-    return {
-        "index": index,
-        "seed": game_seed,
-        "agents": kinds,
-        "agent_seeds": agent_seeds,
-        "returns": list(state.returns()),
-        "winners": list(state.winners()),
-        "standings": [list(k) for k in (standings(state) or [()] * n)],
-        "decisions": decisions,
-        "moves": moves,
-        "state": final_g,
-        "state_mean": {name: (g_sum[j] / decisions if decisions else final_g[name]) for j, (_, name) in enumerate(gnum)},
-        "state_max": {name: g_max[j] for j, (_, name) in enumerate(gnum)},
-        "player_state": {name: [state.pv[i][q] for q in range(n)] for i, name in pnum},
-        "zone_mean": {fam: (z_sum[j] / decisions if decisions else 0.0) for j, (fam, _) in enumerate(fams)},
-        "zone_max": {fam: z_max[j] for j, (fam, _) in enumerate(fams)},
-        "choices": choices,
-        "time": {"game": time.perf_counter() - started, "think": think},
-    }
-
-
-# ── running many: in this process, in a process pool, or on Ray ────────────
-_WORKER: dict = {}
-
-
-def _load(spec: dict):
-    from .engine import load_game_text
-    key = (spec["path"], spec["text"], spec["players"], tuple(spec["variants"]))
-    game = _WORKER.get(key)
-    if game is None:
-        _WORKER.clear()
-        game = _WORKER[key] = load_game_text(spec["text"], spec["players"], spec["variants"], spec["path"])
-    return game
-
-
-def _play_task(task) -> dict:
-    spec, index = task
-    return play_one(_load(spec), spec["seats"], index, spec["seed"], spec["rotate"])
-
-
-class MissingExtra(Exception):
-    """An optional dependency is not installed; the message says what to install."""
-
-
-def run_games(spec: dict, games: int, jobs: int = 1, backend: str = "local", progress=None) -> list[dict]:
-    """Play games 0 … games-1 and return their records in index order. ``spec`` holds the rules
-    text and path, players, variants, seats, seed and rotate. ``progress(done)`` is called as
-    games finish."""
-    records: dict[int, dict] = {}
-
-    def done(rec):
-        records[rec["index"]] = rec
-        if progress:
-            progress(len(records))
-
-    if backend == "ray":
-        _run_ray(spec, games, jobs, done)
-    elif jobs <= 1 or games <= 1:
-        for i in range(games):
-            done(_play_task((spec, i)))
-    else:
-        import multiprocessing as mp
-        ctx = mp.get_context("spawn")   # no fork: safe beside threads, the same on every platform
-        with ctx.Pool(min(jobs, games)) as pool:
-            for rec in pool.imap_unordered(_play_task, [(spec, i) for i in range(games)], chunksize=1):
-                done(rec)
-    return [records[i] for i in range(games)]
-
-
-def ray_available() -> bool:
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _run_ray(spec: dict, games: int, jobs: int, done) -> None:
-    try:
-        import ray
-    except ImportError:
-        raise MissingExtra("--backend ray needs Ray, an optional extra: pip install 'rulesrun[ray]'") from None
-    started_here = not ray.is_initialized()
-    if started_here:
-        ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
-        task = ray.remote(_play_task)
-        pending = [task.remote((spec, i)) for i in range(games)]
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                done(ray.get(ref))
-    finally:
-        if started_here:
-            ray.shutdown()
 
 
 # ── statistics ──────────────────────────────────────────────────────────────
@@ -410,19 +247,20 @@ def footer(summary: dict, info: dict) -> str:
 
 def print_tables(summary: dict, info: dict, console) -> None:
     from rich.table import Table
-    console.print(headline(summary, info))
+    from rich.text import Text   # rules texts (titles, options) are never read as rich markup
+    console.print(Text(headline(summary, info)))
     for spec in report_tables(summary, info):
-        t = Table(title=spec["title"], title_justify="left")
+        t = Table(title=Text(spec["title"]), title_justify="left")
         for col in spec["columns"]:
             right = col.endswith(":")
-            t.add_column(col.rstrip(":"), justify="right" if right else "left")
+            t.add_column(Text(col.rstrip(":")), justify="right" if right else "left")
         for r in spec["rows"]:
-            t.add_row(*r)
+            t.add_row(*(Text(x) for x in r))
         if spec["caption"]:
-            t.caption = spec["caption"]
+            t.caption = Text(spec["caption"])
             t.caption_justify = "left"
         console.print(t)
-    console.print(footer(summary, info))
+    console.print(Text(footer(summary, info)))
 
 
 def markdown(summary: dict, info: dict) -> str:
@@ -497,11 +335,17 @@ def build_parser():
     p.add_argument("--plot", metavar="OUT.png", help="draw win rates, scores and game lengths (pip install 'rulesrun[plot]')")
     p.add_argument("--markdown", action="store_true", help="print the tables as Markdown (for reports)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress report")
+    p.add_argument("--max-steps", type=_positive, default=MAX_STEPS, metavar="N",
+                   help=f"decisions after which a game counts as never ending and fails (default: {MAX_STEPS})")
+    p.add_argument("--keep-going", action="store_true",
+                   help="when a game fails, play on: report the games that finished (and write them to "
+                        "--json, marked incomplete) and name the failed ones; the exit code is still 1")
     return p
 
 
 def _fail(message: str, code: int = 2) -> int:
-    print(f"rulesrun simulate: error: {message}", file=sys.stderr)
+    from .safe_text import safe
+    print(safe(f"rulesrun simulate: error: {message}", lines=True), file=sys.stderr)
     return code
 
 
@@ -596,28 +440,45 @@ def main(argv: list[str]) -> int:
             if problem:
                 return _fail(problem, 1)
     jobs = args.jobs or os.cpu_count() or 1
-    spec = {"path": str(args.file), "text": Path(args.file).read_text(encoding="utf-8"), "players": n,
-            "variants": list(game.variants), "seats": seats, "seed": args.seed, "rotate": args.rotate}
+    from .files import read_text
+    spec = {"path": str(args.file), "text": read_text(args.file, "rules file"), "players": n,
+            "variants": list(game.variants), "seats": seats, "seed": args.seed, "rotate": args.rotate,
+            "max_steps": args.max_steps}
     started = time.perf_counter()
+    incomplete = None
     with _Progress(args.games, args.quiet) as progress:
         try:
-            records = run_games(spec, args.games, jobs=jobs, backend=args.backend, progress=progress)
+            records = run_games(spec, args.games, jobs=jobs, backend=args.backend, progress=progress,
+                                keep_going=args.keep_going)
         except MissingExtra as e:
             return _fail(str(e), 1)
+        except SimulationIncomplete as e:
+            incomplete, records = e, e.records
+        except KeyboardInterrupt:
+            print("rulesrun simulate: interrupted; no games are reported", file=sys.stderr)
+            return 130
     wall = time.perf_counter() - started
+    if incomplete is not None:
+        from .simpool import report_incomplete
+        report_incomplete(incomplete, args, game, seats)
+        if not args.keep_going or not records:
+            return 1
     summary = summarise(records, n)
     info = {"title": game.title, "file": str(args.file), "players": n, "variants": list(game.variants),
             "seats": seats, "rotate": args.rotate, "seed": args.seed, "games": args.games, "jobs": jobs,
             "backend": args.backend, "wall": wall}
-    from rich.console import Console
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    from .safe_text import SafeConsole, safe
+    console = SafeConsole(highlight=False, width=None if sys.stdout.isatty() else 120)
     if args.markdown:
-        sys.stdout.write(markdown(summary, info))
+        sys.stdout.write(safe(markdown(summary, info), lines=True))
         sys.stdout.flush()
     else:
         print_tables(summary, info, console)
     if args.json:
         out = {"format": FORMAT, "command": ["rulesrun", "simulate"] + list(argv),
+               **({} if incomplete is None else {
+                   "complete": False, "finished": len(records), "failed": incomplete.failed,
+                   "lost": incomplete.lost}),
                "game": game.title, "file": str(args.file), "players": n, "variants": list(game.variants),
                "seats": seats, "rotate": args.rotate, "seed": args.seed, "games": args.games, "jobs": jobs,
                "backend": args.backend, "wall_seconds": wall, "summary": summary, "records": records}
@@ -634,4 +495,4 @@ def main(argv: list[str]) -> int:
             return _fail(f"cannot write the plot to {args.plot}: {e.strerror or e}", 1)
         if not args.quiet:
             print(f"wrote {args.plot}", file=sys.stderr)
-    return 0
+    return 0 if incomplete is None else 1

@@ -94,3 +94,21 @@ def test_the_compiler_knows_what_a_hidden_value_can_hold_and_the_types_in_frames
     s.apply_action(s.legal_actions()[0])        # player 1 keeps a card: the local is in the frame
     proc, label, locals_ = s.frames[-1]
     assert "card" in g.program.frame_types[proc][label]
+
+
+REVEALED_NUMBER = HIDDEN_NUMBER.replace('''    (player 1).secret = n
+''', '''    (player 1).secret = n
+    reveal (player 1).secret
+    announce "Player 1 shows {(player 1).secret}."
+''')
+
+
+def test_a_value_the_rules_reveal_is_kept_by_the_bots():
+    """What the rules show (``reveal``) is not imagined afresh: the guess is right every time."""
+    assert _rate(REVEALED_NUMBER, "greedy", games=20) == 1.0
+    g = load_game_text(textwrap.dedent(REVEALED_NUMBER), 2, path="guess.rules")
+    s = g.new_initial_state(seed=1)
+    s.apply_action("hide 3")
+    assert s.shown == {("pv", 1, 0): 3}
+    from interpreter import State
+    assert State.from_json(g, s.to_json()) == s and s.clone().shown == s.shown

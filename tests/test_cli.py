@@ -52,7 +52,7 @@ def test_human_seat_with_piped_input_plays_to_the_end():
 
 def test_repl_junk_keeps_the_game_and_quit_leaves():
     r = run_cli(MAGIC, "--players", "4", "--seed", "3", stdin="banana\n0\n99\nbid with\nhelp\nstate\nquit\n")
-    assert r.returncode == 0
+    assert r.returncode == 1          # a game left unfinished is not a success (issue #22)
     assert "'banana' is not a legal option" in r.stdout
     assert "there is no option 0" in r.stdout
     assert "there is no option 99" in r.stdout
@@ -64,7 +64,7 @@ def test_repl_junk_keeps_the_game_and_quit_leaves():
 
 def test_repl_end_of_input_leaves_cleanly():
     r = run_cli(MAGIC, "--players", "4", "--seed", "3", stdin="1\n")
-    assert r.returncode == 0
+    assert r.returncode == 1          # unfinished
     assert "Game left unfinished." in r.stdout
 
 

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import dsl
 from dsl import RulesError, RulesRuntimeError
+from dsl.errors import safe_text
 from interpreter import load_game_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,8 +104,9 @@ def check(err: RulesError, message: str, line: int | None, col: int | None, hint
         assert rendered.startswith(f"t.rules:{line}:{col}: error: {err.message}")
         source = (text if text is not None else err.source).split("\n")[line - 1].replace("\t", " ")
         lines = rendered.split("\n")
-        assert lines[1] == "    " + source, rendered
-        assert lines[2] == "    " + " " * (col - 1) + "^", rendered
+        # control characters in the line are shown as escapes (safe_text), and the caret follows them
+        assert lines[1] == "    " + safe_text(source), rendered
+        assert lines[2] == "    " + " " * len(safe_text(source[:col - 1])) + "^", rendered
     if hint is None:
         assert err.hint is None, f"unexpected hint {err.hint!r}"
         assert "hint:" not in rendered
@@ -561,7 +563,7 @@ def parse_and_compile(text: str, players: int = 3):
             lines = text.split("\n")
             assert 1 <= err.pos.line <= len(lines), rendered
             assert 1 <= err.pos.column <= len(lines[err.pos.line - 1]) + 2, rendered
-            assert rendered.split("\n")[1] == "    " + lines[err.pos.line - 1].rstrip("\r").replace("\t", " "), \
+            assert rendered.split("\n")[1] == "    " + safe_text(lines[err.pos.line - 1].rstrip("\r").replace("\t", " ")), \
                 rendered
             assert rendered.split("\n")[2].endswith("^")
 

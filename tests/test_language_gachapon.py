@@ -34,7 +34,7 @@ zone bought per player: public
 
 
 def make(body: str, players: int = 2, variants=()):
-    return load_game_text(HEADER + textwrap.dedent(body), players, variants, path="t.rules")
+    return load_game_text(HEADER + textwrap.dedent(body), players, variants, path="t.rules", allow_leaks=True)
 
 
 def test_a_variant_that_sets_the_player_count_is_named_in_the_error():

@@ -16,7 +16,7 @@ before they are written: only those are kept in the frame (they become part of t
 from __future__ import annotations
 
 import ast
-from ..ir import K, Load, Local, Stop, clone, walk_exprs
+from ..ir import K, Load, Local, Reveal, Stop, clone, walk_exprs
 from ..program import DONE
 
 __all__ = ["stops", "liveness", "entries"]
@@ -27,8 +27,16 @@ def stops(stmts: list) -> list:
 
 
 # ── liveness ─────────────────────────────────────────────────────────────────
+_READS: dict = {}      # id(node) -> (node, its frame locals), for one liveness run
+
+
 def _frame_locals(node) -> set:
-    return {n.slot for n in walk_exprs(node) if isinstance(n, Local) and n.mode == "frame"}
+    hit = _READS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    found = frozenset(n.slot for n in walk_exprs(node) if isinstance(n, Local) and n.mode == "frame")
+    _READS[id(node)] = (node, found)
+    return found
 
 
 def _targets(targets) -> set:
@@ -68,6 +76,8 @@ def _stmt(s, after: set, found: dict) -> set:
         return _block(s.pre, kept, found)
     if isinstance(s, ast.Return):
         return _frame_locals(s)
+    if isinstance(s, Reveal):             # a declaration for the information-flow check: no code
+        return after
     if isinstance(s, ast.If):
         return _frame_locals(s.test) | _block(s.body, after, found) | _block(s.orelse, after, found)
     if isinstance(s, ast.While):
@@ -97,11 +107,14 @@ def liveness(body: list) -> None:
     """Set each stop's ``saved`` locals (and its decision's slot: the chosen value comes after
     them in the frame)."""
     found: dict = {}
-    while True:   # a stop keeps what is live where it resumes: go round until that settles
-        before = {k: set(v) for k, v in found.items()}
-        _block(body, set(), found)
-        if found == before:
-            break
+    try:
+        while True:   # a stop keeps what is live where it resumes: go round until that settles
+            before = {k: set(v) for k, v in found.items()}
+            _block(body, set(), found)
+            if found == before:
+                break
+    finally:
+        _READS.clear()
     for stop in stops(body):
         chosen = {stop.chosen.slot} if stop.chosen is not None else set()
         stop.saved = sorted(found.get(stop.label, set()) - chosen)

@@ -1,0 +1,335 @@
+"""The information-flow check: a value worked out from what some seat cannot see must not reach
+what every seat sees while the game is on.
+
+Secret (for this check): the cards of a zone that is not ``public`` and what is printed on them,
+how many cards a ``hidden`` zone holds, ``owner`` and ``hidden`` state, and a decision's choice
+when its options are secret (a card chosen from a hand). A card stops being secret where the rules
+move it to a ``public`` zone; any value stops being secret after ``reveal`` (the rules show it,
+as a bid card turned face up shows the bid).
+
+Public sinks: ``public`` state (game, player or card state) and announcements. Writing a secret
+to ``owner`` or ``hidden`` state is fine. ``score``, ``winners``, the heuristic and invariants are
+not sinks: scores are public only once the game is over. The check follows values, not the
+branches they choose (``if c.suit == trump: announce ...`` passes): what a seat learns from the
+course of play — whose turn it is, what is asked — is the designer's to weigh (docs/checking.md).
+
+The analysis runs over the IR of every procedure: flow-sensitive for locals (a card moved to a
+public zone is public from then on), following arguments into the procedures and functions they
+are passed to.
+"""
+from __future__ import annotations
+
+import ast
+
+from .errors import RulesError
+from .ir import K, Best, Comp, Fn, Local, Move, Reveal, St, Stop
+
+
+class Leak(RulesError):
+    pass
+
+
+# A taint is the frozenset of the secrets a value comes from; empty: public. A secret is
+# (kind, key, text): ("zone", name, ...) the cards of a zone nobody else sees, ("chosen", local,
+# ...) a card chosen from such a zone (public once moved to a public zone), ("var", name, ...)
+# owner state, ("count", name, ...) the size of a hidden zone.
+NONE = frozenset()
+
+
+def _join(*taints):
+    out = NONE
+    for t in taints:
+        if t:
+            out = out | t
+    return out
+
+
+def _text(taint) -> str:
+    return sorted(t[2] for t in taint)[0]
+
+
+class InfoFlow:
+    def __init__(self, comp):
+        self.c = comp
+        self.zones = comp.zones
+        self.procs = comp.ir_procs            # ref -> (params, body)
+        self.defines = {fname: (params, body) for fname, _, body, params in comp.define_cache.values()}
+        self.param_taint: dict = {}            # (ref, i) -> taint from the call sites
+        self.var_taint: dict = {}              # (part, i) of a hidden value -> what was written to it
+        self.found: list = []
+
+    # ── what is secret ────────────────────────────────────────────────────
+    def _zone_of(self, node):
+        """The ZoneInfo an expression names, when known."""
+        if isinstance(node, K) and isinstance(node.value, int) and 0 <= node.value < len(self.zones):
+            return self.zones[node.value]
+        if isinstance(node, ast.BinOp) and isinstance(node.left, K) and isinstance(node.left.value, int):
+            return self.zones[node.left.value]       # a per-player zone: family + seat
+        return None
+
+    def _zone_cards(self, zone_expr, env):
+        info = self._zone_of(zone_expr)
+        if info is None or info.visibility == "public" or env.get(("shown zone", info.family or info.name)):
+            return self.expr(zone_expr, env)
+        whose = "each player's" if info.owner is not None else "the"
+        return frozenset({("zone", info.name, f"the cards of {whose} {info.name} ({info.visibility})")})
+
+    def _var(self, part: str, i: int):
+        table = {"g": self.c.globals, "pv": self.c.pvars, "cv": self.c.cvars}[part]
+        for slot, info in table.values():
+            if slot == i:
+                return info
+        return None
+
+    def _var_taint(self, part: str, i: int, env: dict):
+        info = self._var(part, i)
+        if info is None or info.visibility == "public" or env.get(("shown value", part, i)):
+            return NONE
+        if info.visibility == "owner":          # the owner's secret, by declaration
+            return frozenset({("var", info.name, f"'{info.name}' ({info.visibility})")})
+        return self.var_taint.get((part, i), NONE)   # hidden: what was written to it
+
+    def expr(self, n, env):
+        if n is None or isinstance(n, (K, ast.Constant, ast.Name, St)):
+            return NONE
+        if isinstance(n, Local):
+            return env.get(n.key(), NONE)
+        if isinstance(n, ast.Subscript):
+            base = n.value
+            if isinstance(base, St) and base.which == "z":
+                return self._zone_cards(n.slice, env)
+            if isinstance(base, St) and base.which == "g" and isinstance(n.slice, K):
+                return self._var_taint("g", n.slice.value, env)
+            if isinstance(base, ast.Subscript) and isinstance(base.value, St) and base.value.which in ("pv", "cv") \
+                    and isinstance(base.slice, K):
+                return _join(self._var_taint(base.value.which, base.slice.value, env), self.expr(n.slice, env))
+            return _join(self.expr(base, env), self.expr(n.slice, env))
+        if isinstance(n, ast.Call):
+            f = getattr(n.func, "id", None)
+            if f == "len" and len(n.args) == 1 and isinstance(n.args[0], ast.Subscript) \
+                    and isinstance(n.args[0].value, St) and n.args[0].value.which == "z":
+                info = self._zone_of(n.args[0].slice)          # how many: seen but for hidden zones
+                if info is not None and info.visibility == "hidden":
+                    return frozenset({("count", info.name, f"how many cards {info.name} holds (hidden)")})
+                return self.expr(n.args[0].slice, env)
+            args = [self.expr(a, env) for a in n.args]
+            if f in self.defines:
+                params, body = self.defines[f]
+                inner = {p.key(): t for p, t in zip(params, args[1:])}
+                return _join(self.expr(body, inner), *args)
+            return _join(*args, self.expr(n.func, env) if not isinstance(n.func, ast.Name) else NONE)
+        if isinstance(n, (Comp, Best)):
+            src = self.expr(n.source, env)
+            inner = dict(env)
+            inner[n.target.key()] = src
+            parts = [self.expr(x, inner) for x in
+                     ([n.elt] if isinstance(n, Comp) else list(n.keys)) + [n.cond]]
+            return _join(src, *parts)
+        if isinstance(n, Fn):
+            return self.expr(n.body, env)
+        return _join(*(self.expr(x, env) for x in ast.iter_child_nodes(n) if isinstance(x, ast.expr)))
+
+    # ── statements ────────────────────────────────────────────────────────
+    def block(self, stmts, env) -> dict:
+        for s in stmts:
+            env = self.stmt(s, env)
+        return env
+
+    def stmt(self, s, env) -> dict:
+        if isinstance(s, ast.Assign):
+            t = self.expr(s.value, env)
+            target = s.targets[0]
+            if isinstance(target, Local):
+                env = {**env, target.key(): t}
+            elif isinstance(target, ast.Attribute) and target.attr == "ann" and isinstance(s.value, ast.Tuple):
+                env = self._announce(s, env)
+            else:
+                env = self._store(target, t, s, env)
+            return env
+        if isinstance(s, ast.AugAssign):
+            t = _join(self.expr(s.value, env), self.expr(s.target, env) if isinstance(s.target, Local) else NONE)
+            if isinstance(s.target, Local):
+                return {**env, s.target.key(): t}
+            return self._store(s.target, t, s, env)
+        if isinstance(s, Move):
+            info = self._zone_of(s.dest)
+            if info is not None and info.visibility == "public" and isinstance(s.card, Local):
+                env = self._shown(env, s.card)          # shown to everyone from here on
+            return env
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
+            call = s.value
+            f = getattr(call.func, "id", None)
+            if f == "move_cards" and isinstance(call.args[1], Local):
+                info = self._zone_of(call.args[2])
+                if info is not None and info.visibility == "public":
+                    env = self._shown(env, call.args[1])
+            elif f in self.procs:
+                self._call(f, call.args[1:], env)
+            return env
+        if isinstance(s, Reveal):
+            env = dict(env)
+            for v in s.values:
+                zone, var = self._zone_of(v), _state_read(v)
+                if isinstance(v, Local) and getattr(v, "rtype", "") != "zone":
+                    env = self._shown(env, v)
+                elif getattr(v, "rtype", "") == "zone" and zone is not None:
+                    env[("shown zone", zone.family or zone.name)] = True     # 'reveal p.hand'
+                elif var is not None:
+                    env[("shown value", *var)] = True                         # 'reveal p.bid'
+                else:
+                    env[("revealed", ast.dump(v))] = True
+            return env
+        if isinstance(s, Stop):
+            env = self._flush(self.block(s.pre, env))
+            if s.kind == "call":
+                self._call(s.callee, getattr(s, "args", []), env)
+            elif s.chosen is not None:
+                opts = next((a.value for a in s.pre if isinstance(a, ast.Assign)
+                             and getattr(a.targets[0], "id", "") == "_o"), None)
+                secret = self.expr(opts, env)
+                text = f"a card chosen from {_text(secret)[len('the cards of '):]}" if secret else ""
+                env = {**env, s.chosen.key(): frozenset({("chosen", s.chosen.key(), text)}) if secret else NONE}
+            return env
+        if isinstance(s, ast.If):
+            a, b = self.block(s.body, env), self.block(s.orelse, env)
+            return self._merge(a, b)
+        if isinstance(s, (ast.While, ast.For)):
+            if isinstance(s, ast.For):
+                env = {**env, **({s.target.key(): self.expr(s.iter, env)} if isinstance(s.target, Local) else {})}
+            for _ in range(4):              # round the loop until the locals settle
+                after = self._merge(env, self.block(s.body, env))
+                if after == env:
+                    break
+                env = after
+            return env
+        return env
+
+    @staticmethod
+    def _merge(a: dict, b: dict) -> dict:
+        out = dict(a)
+        for k, v in b.items():
+            if k == "pending":
+                out[k] = tuple(dict.fromkeys(out.get(k, ()) + v))
+            else:
+                out[k] = v if isinstance(v, bool) else _join(out.get(k), v)
+        return out
+
+    @staticmethod
+    def _shown(env: dict, local: Local) -> dict:
+        """The value in ``local`` is public from here: so is what was worked out from it."""
+        gone = {t[:2] for t in env.get(local.key(), NONE) if t[0] == "chosen"} | {("chosen", local.key())}
+        out = {}
+        for k, v in env.items():
+            if k == "pending":
+                out[k] = tuple((e, left) for e, srcs in v for left in [srcs - gone] if left)
+            elif isinstance(v, bool):
+                out[k] = v
+            else:
+                out[k] = frozenset(t for t in v if t[:2] not in gone)
+        out[local.key()] = NONE
+        return out
+
+    def _call(self, ref, args, env):
+        for i, a in enumerate(args):
+            t = self.expr(a, env)
+            old = self.param_taint.get((ref, i), NONE)
+            if not t <= old:
+                self.param_taint[(ref, i)] = old | t
+                self.changed = True
+
+    def _revealed(self, node, env) -> bool:
+        return env.get(("revealed", ast.dump(node))) is True
+
+    def _store(self, target, t, s, env):
+        if not t or not isinstance(target, ast.Subscript):
+            return env
+        base = target.value
+        if isinstance(base, St) and base.which == "g" and isinstance(target.slice, K):
+            key = ("g", target.slice.value)
+        elif isinstance(base, ast.Subscript) and isinstance(base.value, St) and isinstance(base.slice, K):
+            key = (base.value.which, base.slice.value)
+        else:
+            return env
+        info = self._var(*key)
+        if info is not None and info.visibility == "hidden":
+            old = self.var_taint.get(key, NONE)
+            if not t <= old:
+                self.var_taint[key] = old | t
+                self.changed = True
+        if info is not None and info.visibility == "public":
+            env = self._leak(s, f"public state '{info.name}' is set from {_text(t)}, which other seats cannot see",
+                             "store it in 'owner' or 'hidden' state, move the cards to a public zone first, "
+                             "or write 'reveal ...' where the rules show it", t, env)
+        return env
+
+    def _announce(self, s, env):
+        tid = s.value.elts[1]
+        if isinstance(tid, K) and self.c.templates[tid.value].private:
+            return env          # told to one seat: not what every seat sees (its seat is not checked)
+        for v in s.value.elts[2:]:
+            if self._revealed(v, env):
+                continue
+            t = self.expr(v, env)
+            if t:
+                return self._leak(s, f"this announcement shows {_text(t)}, which other seats cannot see",
+                                  "announcements are public: move the card to a public zone first, or write "
+                                  "'reveal ...' before it where the rules show the value", t, env)
+        return env
+
+    def _leak(self, s, message, hint, taint, env) -> dict:
+        """A leak — or, when it comes only from cards chosen just now, one that is forgiven if
+        those cards are shown (moved to a public zone) before anyone sees the state again."""
+        err = Leak(message, getattr(s, "pos", None), hint, self.c.src)
+        if all(t[0] == "chosen" for t in taint):
+            return {**env, "pending": env.get("pending", ()) + ((err, frozenset(t[:2] for t in taint)),)}
+        self._found(err)
+        return env
+
+    def _found(self, err):
+        if not any(f.pos == err.pos for f in self.found):
+            self.found.append(err)
+
+    def _flush(self, env: dict) -> dict:
+        """Someone may look at the state now: what is still pending is a leak."""
+        for err, _ in env.get("pending", ()):
+            self._found(err)
+        return {k: v for k, v in env.items() if k != "pending"}
+
+    # ── the whole program ─────────────────────────────────────────────────
+    def run(self) -> list:
+        for _ in range(12):              # arguments flow into procedures, values into state: until settled
+            self.changed = False
+            self.found = []
+            for ref, (params, body) in self.procs.items():
+                env = {p.key(): self.param_taint.get((ref, i), NONE) for i, p in enumerate(params)}
+                self._flush(self.block(body, env))
+            if not self.changed:
+                break
+        return self.found
+
+
+def _state_read(node):
+    """(part, index) of a read of state (``trump``, ``p.bid``, ``c.played_by``), else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, St) and node.value.which == "g" \
+            and isinstance(node.slice, K):
+        return "g", node.slice.value
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Subscript) \
+            and isinstance(node.value.value, St) and isinstance(node.value.slice, K):
+        return node.value.value.which, node.value.slice.value
+    return None
+
+
+def analyse(comp) -> tuple[list, set]:
+    """(the leaks, as RulesErrors first by position; the state values that hold secrets: every
+    ``owner`` value, and the ``hidden`` ones something secret is written to)."""
+    flow = InfoFlow(comp)
+    leaks = sorted(flow.run(), key=lambda e: (e.pos.line, e.pos.column) if e.pos else (0, 0))
+    secret = {key for key, t in flow.var_taint.items() if t}
+    for part, table in (("g", comp.globals), ("pv", comp.pvars), ("cv", comp.cvars)):
+        secret |= {(part, i) for i, info in table.values() if info.visibility == "owner"}
+    return leaks, secret
+
+
+def check(comp) -> list:
+    """The leaks in a compiled program, as RulesErrors (first by position)."""
+    return analyse(comp)[0]

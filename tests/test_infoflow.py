@@ -1,0 +1,168 @@
+"""The information-flow check (dsl/infoflow.py): hidden information that reaches what every seat
+sees while the game is on is a compile-time error, with a way to say the rules reveal it."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from dsl import RulesError, parse_text
+from dsl.compiler import compile_rules
+from interpreter import load_game_text
+from interpreter.cli import main
+
+HEADER = textwrap.dedent("""
+    game "Leaks"
+    players 2
+    kind Suit: Red, Blue
+    cards:
+        suit: Suit
+        rank: number
+        shown as "{suit} {rank}"
+        for suit in Suit, rank in 1 to 3
+    zone deck: facedown
+    zone pile: public
+    zone hand per player: owner
+    zone passing per player: owner
+    player state total: number = 0
+    player state secret_total: number = 0, owner
+""")
+
+
+def compile_text(body: str, allow_leaks: bool = False):
+    return compile_rules(parse_text(HEADER + textwrap.dedent(body), "leak.rules"), 2, (), allow_leaks)
+
+
+def leak(body: str) -> RulesError:
+    with pytest.raises(RulesError) as err:
+        compile_text(body)
+    return err.value
+
+
+def test_announcing_a_card_passed_face_down_is_a_leak():
+    e = leak("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                p chooses c from p.hand as "pass"
+                move c to p.passing
+                announce "{p} passes {c}."
+    """)
+    assert "this announcement shows a card chosen from each player's hand" in e.message
+    assert e.pos.line == HEADER.count("\n") + 8 and "reveal" in e.hint
+
+
+def test_public_state_set_from_a_hidden_hand_is_a_leak_but_owner_state_is_not():
+    e = leak("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                p.secret_total = sum(c.rank for c in p.hand)
+                p.total = sum(c.rank for c in p.hand)
+            player 1 chooses x from [1] as "done"
+    """)
+    assert "public state 'total' is set from the cards of each player's hand (owner)" in e.message
+    assert e.pos.line == HEADER.count("\n") + 7
+
+
+def test_a_leak_through_a_procedure_argument_and_a_local():
+    e = leak("""
+        procedure tell(p, n):
+            announce "{p} holds {n} points."
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                let n = sum(c.rank for c in p.hand)
+                tell(p, n)
+            player 1 chooses x from [1] as "done"
+    """)
+    assert "this announcement shows" in e.message and e.pos.line == HEADER.count("\n") + 3
+
+
+def test_a_card_moved_to_a_public_zone_and_what_was_worked_out_from_it_are_public():
+    compile_text("""
+        state led: Suit = Red
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                p chooses c from p.hand as "play"
+                led = c.suit if p == player 1 else led
+                move c to pile
+                announce "{p} plays {c}."
+    """)
+
+
+def test_reveal_says_the_rules_show_a_value_and_a_hand():
+    compile_text("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                p.secret_total = sum(c.rank for c in p.hand)
+                reveal p.secret_total
+                announce "{p} shows {p.secret_total}."
+            for p in players:
+                reveal p.hand
+                p.total = sum(c.rank for c in p.hand)
+            player 1 chooses x from [1] as "done"
+    """)
+
+
+def test_the_size_of_a_hidden_zone_is_secret_but_a_face_down_one_is_not():
+    body = """
+        zone box: ZONEKIND
+        flow:
+            shuffle deck
+            move top(deck) to box
+            (player 1).total = size(box)
+            player 1 chooses x from [1] as "done"
+    """
+    compile_text(body.replace("ZONEKIND", "facedown"))
+    assert "how many cards box holds" in leak(body.replace("ZONEKIND", "hidden")).message
+
+
+def test_scores_are_not_sinks_and_allow_leaks_gives_warnings():
+    compile_text("""
+        score(p) = sum(c.rank for c in p.hand)
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+    """)
+    prog = compile_text("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            (player 1).total = size(deck) + top(deck).rank
+    """, allow_leaks=True)
+    assert len(prog.warnings) == 1 and "the cards of the deck" in prog.warnings[0].message
+
+
+def test_reveal_changes_nothing_at_run_time():
+    g = load_game_text(HEADER + textwrap.dedent("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            reveal (player 1).hand
+            player 1 chooses x from [1] as "done"
+    """), 2, path="leak.rules")
+    s = g.new_initial_state(seed=1)
+    assert s.observation(1)["players"][0]["hand"] == {"count": 2}
+
+
+def test_cli_compile_reports_a_leak_and_allows_it_as_a_warning(tmp_path, capsys):
+    f = tmp_path / "leak.rules"
+    f.write_text(HEADER + textwrap.dedent("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            (player 1).total = top(deck).rank
+    """))
+    assert main(["compile", str(f)]) == 1
+    assert "error: public state 'total'" in capsys.readouterr().err
+    assert main(["compile", str(f), "--allow-leaks"]) == 0
+    out = capsys.readouterr()
+    assert "warning: public state 'total'" in out.err and out.out.startswith("ok:")
