@@ -88,6 +88,9 @@ def build_parsers():
                        help="fail when fewer than N %% of the branches were reached")
     check.add_argument("--no-coverage", action="store_true",
                        help="no coverage and no guided search: every game from hypothesis")
+    check.add_argument("--allow-leaks", action="store_true",
+                       help="check a file the compiler rejects for leaks (its leaks become warnings), so that "
+                            "the dynamic leak tests run on it")
     check.add_argument("--exhaustive", action="store_true",
                        help="explore every line of play from one deal (--seed) instead of sampling games")
     check.add_argument("--max-states", type=_positive, default=200_000, metavar="N",
@@ -191,7 +194,7 @@ def cmd_check(args) -> int:
     return run_check(args.file, players=players, variants=tuple(args.variant), games=args.games,
                      seed=args.seed, max_steps=args.max_steps, coverage=not args.no_coverage,
                      coverage_file=args.coverage_file, min_coverage=args.min_coverage,
-                     exhaustive=args.exhaustive, max_states=args.max_states)
+                     exhaustive=args.exhaustive, max_states=args.max_states, allow_leaks=args.allow_leaks)
 
 
 def _resume(args) -> int:

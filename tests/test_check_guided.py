@@ -35,7 +35,7 @@ def test_default_check_finds_the_rare_bug():
     text = out.getvalue()
     assert code == 1, text
     assert "FAILED: the rules never fail at run time" in text
-    assert "rare_branch.rules:120" in text and "top() of an empty zone" in text
+    assert "rare_branch.rules:122" in text and "top() of an empty zone" in text
     assert "Replay it step by step:" in text
 
 

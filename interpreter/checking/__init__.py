@@ -26,18 +26,18 @@ __all__ = ["PROPERTIES", "Config", "Failure", "GameChecker", "Violation", "check
 
 
 def check_config(path: str, cfg: Config, games: int, seed: int, max_steps: int, progress=None,
-                 coverage: bool = True, rules=None):
+                 coverage: bool = True, rules=None, allow_leaks: bool = False):
     """Check one configuration: (checker, failure or None). With ``coverage`` the games are traced
     (``checker.coverage``) and half of them are guided toward what the others never reached."""
     rules = rules if rules is not None else parse_file(path)
-    program = compile_rules(rules, cfg.players, cfg.variants)
+    program = compile_rules(rules, cfg.players, cfg.variants, allow_leaks=allow_leaks)
     game = Game(program)
     if not coverage:    # traced all the same, lightly: the leak tests need the announcements' moments
         checker = GameChecker(game, max_steps, tracer=Tracer(program), rules=rules)
         return checker, hypothesis_games(checker, cfg, games, seed, progress)
     cov = Coverage.empty(program, rules)
     checker = GameChecker(game, max_steps, coverage=cov, tracer=Tracer(program),
-                          probe=AbleProbe(rules, cfg.players, cfg.variants, program))
+                          probe=AbleProbe(rules, cfg.players, cfg.variants, program, allow_leaks))
     first = max(1, games - games // 2)
     failure = hypothesis_games(checker, cfg, first, seed, progress)
     if failure is None and games > first:
@@ -48,7 +48,7 @@ def check_config(path: str, cfg: Config, games: int, seed: int, max_steps: int, 
 def run_check(path: str, players=None, variants=(), games: int = 100, seed: int = 0,
               max_steps: int = 100_000, out=None, err=None, coverage: bool = True,
               coverage_file: str | None = None, min_coverage: float | None = None,
-              exhaustive: bool = False, max_states: int = 200_000) -> int:
+              exhaustive: bool = False, max_states: int = 200_000, allow_leaks: bool = False) -> int:
     """Check a rules file and print the report; 0 when every property holds (and coverage is at
     least ``min_coverage`` per cent of the branches), 1 on a failure, 3 when an exhaustive search
     ran out of its state budget."""
@@ -56,9 +56,9 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
     err = err or sys.stderr
     if exhaustive:
         from .exhaustive import run_exhaustive
-        return run_exhaustive(path, players, variants, max_states, max_steps, out, err, seed)
+        return run_exhaustive(path, players, variants, max_states, max_steps, out, err, seed, allow_leaks)
     rules = parse_file(path)
-    configs = configurations(path, players, list(variants), rules)
+    configs = configurations(path, players, list(variants), rules, allow_leaks)
     tty = hasattr(err, "isatty") and err.isatty()
     start = time.perf_counter()
     totals = {k: 0 for k in PROPERTIES}
@@ -72,7 +72,7 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
             if tty:
                 print(f"\r  checking {label}: game {k}/{games} ", end="", file=err, flush=True)
         t0 = time.perf_counter()
-        checker, failure = check_config(path, cfg, games, seed, max_steps, progress, coverage, rules)
+        checker, failure = check_config(path, cfg, games, seed, max_steps, progress, coverage, rules, allow_leaks)
         title = checker.game.title
         nsteps += checker.steps
         for k, v in checker.counts.items():

@@ -59,6 +59,18 @@ def _children(node):
                     yield x
 
 
+def _bodies(node) -> list:
+    """The statement lists directly under a node."""
+    if isinstance(node, A.If):
+        return [b for _, b in node.branches] + ([node.orelse] if node.orelse else [])
+    out = []
+    for f in attrs.fields(type(node)):
+        v = getattr(node, f.name)
+        if isinstance(v, tuple) and v and all(isinstance(x, A.Stmt) for x in v):
+            out.append(v)
+    return out
+
+
 def walk_statements(rules):
     stack = list(rules.items)
     while stack:
@@ -113,7 +125,25 @@ class Tracer:
         self.watch: set = set()      # (file name, line) keys whose runs are reported to ``seen``
         self.seen: list = []
         self.glimpse = None          # f(frame) called as an announcement is about to be made
+        self.reveal: dict = {}       # file name -> generated line -> the 'reveal' just before it
+        self.on_reveal = None
         self.announce: dict = {}     # file name -> generated lines of 'announce' statements
+
+    def revealing(self, rules, on_reveal) -> None:
+        """Call ``on_reveal(reveal statement)`` as the statement after each ``reveal`` is about to
+        run (a ``reveal`` runs no code of its own)."""
+        after: dict = {}
+        stack = list(rules.items)
+        while stack:
+            s = stack.pop()
+            stack.extend(_children(s))
+            for body in _bodies(s):
+                for stmt, nxt in zip(body, body[1:]):
+                    if isinstance(stmt, A.Reveal):
+                        after[nxt.pos] = stmt
+        self.reveal = {name: {line: after[pos] for line, pos in t.items() if pos in after}
+                       for name, t in self.table.items()}
+        self.on_reveal = on_reveal
 
     def announcing(self, rules, glimpse) -> None:
         """Call ``glimpse(frame)`` whenever an announcement is about to be made."""
@@ -146,6 +176,7 @@ class Tracer:
             return None
         steps, watch, seen = self.steps, self.watch, self.seen
         announce, glimpse = self.announce.get(name), self.glimpse
+        reveal, on_reveal = self.reveal.get(name), self.on_reveal
         prev = [0]
 
         def local(frame, event, arg):
@@ -158,6 +189,8 @@ class Tracer:
                     seen.append((name, line))
                 if announce and line in announce:
                     glimpse(frame)
+                if reveal and line in reveal:
+                    on_reveal(frame, reveal[line])
             elif event == "return":
                 key = (name, prev[0], -1)
                 steps[key] = steps.get(key, 0) + 1
@@ -359,14 +392,14 @@ class AbleProbe:
     that opened it is run again on the rules compiled without ``if able``, where an empty filter
     leaves the player nothing to choose (``NoLegalAction``)."""
 
-    def __init__(self, rules, players: int, variants: tuple, program):
+    def __init__(self, rules, players: int, variants: tuple, program, allow_leaks: bool = False):
         from dsl import compile_rules
 
         from ..engine import Game
         able = {b.pos for b in branches_of(rules) if b.kind == "able"}
         self.decisions = {i for i, d in enumerate(program.decisions) if d.pos in able}
         self.pos = {i: program.decisions[i].pos for i in self.decisions}
-        self.shadow = Game(compile_rules(strip_if_able(rules), players, variants)) if self.decisions else None
+        self.shadow = Game(compile_rules(strip_if_able(rules), players, variants, allow_leaks=True)) if self.decisions else None
         self.done: set = set()          # decisions seen both ways: no need to probe them again
 
     @property

@@ -140,11 +140,12 @@ def _cycle(edges):
     return None
 
 
-def run_exhaustive(path, players, variants, max_states, max_steps, out, err, seed: int = 0) -> int:
+def run_exhaustive(path, players, variants, max_states, max_steps, out, err, seed: int = 0,
+                   allow_leaks: bool = False) -> int:
     rules = parse_file(path)
-    configs = configurations(path, players, list(variants), rules)
+    configs = configurations(path, players, list(variants), rules, allow_leaks)
     cfg = configs[0]
-    game = Game(compile_rules(rules, cfg.players, cfg.variants))
+    game = Game(compile_rules(rules, cfg.players, cfg.variants, allow_leaks=allow_leaks))
     t0 = time.perf_counter()
     outcome, v, n, moves = explore(game, seed, max_states, max_steps)
     took = time.perf_counter() - t0

@@ -184,9 +184,25 @@ def _named(typ, v, names):
     return v if not isinstance(v, list) else tuple(v)
 
 
-def _same_world(prog, a, b, pi) -> bool:
-    """Whether ``b``'s zones hold ``a``'s cards with ``pi`` applied (by name: copies are alike)."""
+def _shown(prog, state, pi) -> dict:
+    """The state values the rules revealed, cards by name (after ``pi``)."""
     names = prog.card_names
+    tables = {"g": prog.globals, "pv": prog.player_vars, "cv": prog.card_vars}
+    out = {}
+    for (part, i, k), v in getattr(state, "shown", {}).items():
+        typ = tables[part][i].type
+        if part == "cv":
+            k = names[pi.get(k, k)]
+        out[(part, i, k)] = _named(typ, _relabel(typ, v, pi), names)
+    return out
+
+
+def _same_world(prog, a, b, pi) -> bool:
+    """Whether ``b``'s zones hold ``a``'s cards with ``pi`` applied (by name: copies are alike), and
+    the values the rules revealed are the same: else the seat could tell the two games apart."""
+    names = prog.card_names
+    if _shown(prog, a, pi) != _shown(prog, b, {}):
+        return False
     for za, zb in zip(a.z, b.z):
         if len(za) != len(zb):
             return False

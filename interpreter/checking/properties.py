@@ -73,8 +73,37 @@ class GameChecker:
         self.longest = 0                 # decisions in the longest game played to its end
         self.seen = [set() for _ in range(self.n)]
         self.on_watch = None             # f(step, lines) when a watched line ran in a step (guided search)
+        self.step_now = 0                # the decision being applied (for what a 'reveal' shows)
+        self.opaque = None               # the first step whose state a 'reveal' of a local may show
         if tracer is not None and (rules or coverage) is not None:
             tracer.announcing(rules or coverage.rules, self._glimpse)
+            tracer.revealing(rules or coverage.rules, self._reveal)
+
+    def _reveal(self, frame, node) -> None:
+        """A ``reveal`` just ran. A zone's cards (``reveal p.hand``: every player's hand) count as
+        seen by every seat; state values are kept in the state (``shown``), which the twin test
+        compares; a local's value (``reveal c``) cannot be told from outside the procedure, so the
+        twin test compares no step from here on."""
+        from dsl import ast as A
+        prog = self.game.program
+        state = next((v for v in frame.f_locals.values() if isinstance(v, State)), None)
+        for e in node.exprs:
+            if isinstance(e, A.Attr) and e.name in prog.families:
+                zones = [zi for zi, z in enumerate(prog.zones) if z.family == e.name]
+            elif isinstance(e, A.Name) and e.id in prog.zone_index and e.id not in prog.families:
+                zones = [prog.zone_index[e.id]]
+            elif isinstance(e, A.Attr) or (isinstance(e, A.Name) and any(v.name == e.id for v in prog.globals)):
+                continue    # state: noted in the state itself
+            else:
+                zones = None
+            if zones is None or state is None:
+                step = self.step_now if state is not None and state.pending is None else self.step_now
+                if self.opaque is None:
+                    self.opaque = step
+                continue
+            cards = {c for zi in zones for c in state.z[zi]}
+            for s in range(self.n):
+                self.seen[s] |= cards
 
     def _glimpse(self, frame) -> None:
         """An announcement is about to be made: the cards each seat sees at this moment count as
@@ -106,6 +135,7 @@ class GameChecker:
         cov, probe = self.coverage, self.probe
         # seen in a zone the seat may look at (at a decision, or as an announcement is made)
         self.seen = [set() for _ in range(self.n)]
+        self.step_now, self.opaque = 0, None
         try:
             state = self._run(game.new_initial_state, seed)
         except Exception as e:
@@ -144,11 +174,13 @@ class GameChecker:
                 i = chooser(state, texts, pick)
             else:
                 i = pick.randrange(len(actions))
-            sample = step % self.sample_every == 0
+            # a copy costs as much as the state is long (its log): sampled ever more sparsely
+            sample = step % (self.sample_every * (1 + step // 500)) == 0
             twins = self.twins(state) if sample else ()
             trace.append(texts[i])
             indices.append(i)
             before = state.clone() if probe is not None and probe.active else None
+            self.step_now = step + 1
             if cov is not None:
                 cov.decided(state.decision_label(), texts, texts[i])
             try:
@@ -253,11 +285,12 @@ class GameChecker:
         """The twin leak test for one seat at random, over the game so far."""
         s = rng.randrange(self.n)
         unseen = [c for c in range(self.ncards) if c not in seen[s]]
-        if len(unseen) < 2:
+        upto = len(self.indices) if self.opaque is None else self.opaque - 1
+        if len(unseen) < 2 or upto < 0:
             return
         self.counts["no derived leaks"] += 1
         try:
-            twin_leak(self.game, seed, state.hist, self.indices, s, unseen, rng)
+            twin_leak(self.game, seed, state.hist, self.indices[:upto], s, unseen, rng)
         except Leak as e:
             at = ""
             if e.step is not None:

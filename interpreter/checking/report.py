@@ -24,7 +24,7 @@ class Config:
         return f"{self.players} players{v}"
 
 
-def configurations(path: str, players, variants: list[str], rules=None) -> list[Config]:
+def configurations(path: str, players, variants: list[str], rules=None, allow_leaks: bool = False) -> list[Config]:
     rules = rules if rules is not None else parse_file(path)
     decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
     if decl is None:
@@ -42,7 +42,7 @@ def configurations(path: str, players, variants: list[str], rules=None) -> list[
     for n in chosen:
         for vs in sets:
             try:
-                compile_rules(rules, n, vs)
+                compile_rules(rules, n, vs, allow_leaks=allow_leaks)
             except RulesError as e:
                 if "players, not" in e.message and players in (None, "all"):
                     continue  # a count only some variants allow
