@@ -99,6 +99,20 @@ def build_parsers():
     check.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed for the search (default: 0)")
     check.add_argument("--max-steps", type=_positive, default=100_000, metavar="N",
                        help="decisions after which a game counts as never ending (default: 100000)")
+    check.add_argument("--coverage", metavar="FILE", dest="coverage_file",
+                       help="write the rules file with how often each line ran and the branches never "
+                            "taken: FILE.html as a page, any other name as annotated text")
+    check.add_argument("--min-coverage", type=_percent, metavar="N",
+                       help="fail when fewer than N %% of the branches were reached")
+    check.add_argument("--no-coverage", action="store_true",
+                       help="no coverage and no guided search: every game from hypothesis")
+    check.add_argument("--allow-leaks", action="store_true",
+                       help="check a file the compiler rejects for leaks (its leaks become warnings), so that "
+                            "the dynamic leak tests run on it")
+    check.add_argument("--exhaustive", action="store_true",
+                       help="explore every line of play from one deal (--seed) instead of sampling games")
+    check.add_argument("--max-states", type=_positive, default=200_000, metavar="N",
+                       help="with --exhaustive, give up after this many distinct states (default: 200000)")
     replay = _Parser(prog="rulesrun replay", description="Step through a saved game: Enter or 'n' for the next "
                      "step, 'b' back, 'j N' to jump, 'end', 'q'.")
     replay.add_argument("record", metavar="RECORD", help="a game saved with 'save FILE' at the prompt")
@@ -196,6 +210,16 @@ def cmd_compile(args) -> int:
     return 0
 
 
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a percentage from 0 to 100, not {text!r}") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"takes a percentage from 0 to 100, not {text!r}")
+    return value
+
+
 def cmd_check(args) -> int:
     from .check import run_check
     players = args.players
@@ -206,8 +230,14 @@ def cmd_check(args) -> int:
                 raise ValueError
         except ValueError:
             return _err(f"rulesrun check: error: --players takes a number of at least 1 or 'all', not {args.players!r}")
+    if args.exhaustive and players == "all":
+        return _err("rulesrun check: error: --exhaustive explores one configuration: give --players N")
+    if args.no_coverage and (args.coverage_file or args.min_coverage is not None):
+        return _err("rulesrun check: error: --no-coverage cannot go with --coverage or --min-coverage")
     return run_check(args.file, players=players, variants=tuple(args.variant), games=args.games,
-                     seed=args.seed, max_steps=args.max_steps)
+                     seed=args.seed, max_steps=args.max_steps, coverage=not args.no_coverage,
+                     coverage_file=args.coverage_file, min_coverage=args.min_coverage,
+                     exhaustive=args.exhaustive, max_states=args.max_states, allow_leaks=args.allow_leaks)
 
 
 def _resume(args) -> int:

@@ -28,6 +28,9 @@ def check(path, **kw):
     return code, out.getvalue(), err.getvalue()
 
 
+# Real leaks the twin leak test found in shipped files, reported and since fixed with 'reveal' or
+# 'owner' (Magi's and Crazy Eights' hand scoring, Whist's honours). Should one come back, the file
+# fails the check on that property.
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
 def test_every_shipped_game_passes_the_check(path):
     from dsl import parse_file
@@ -36,7 +39,8 @@ def test_every_shipped_game_passes_the_check(path):
     code, out, err = check(path, players=fewest, games=2, max_steps=20_000)
     assert code == 0, out + err
     assert out.startswith("ok: ")
-    assert "11 properties hold" in out
+    assert "12 properties hold" in out
+    assert "\ncoverage: lines " in out and "branches" in out
 
 
 @pytest.mark.parametrize("name, prop, message", [
@@ -49,7 +53,8 @@ def test_every_shipped_game_passes_the_check(path):
      "observation ('state') depends on cards Player"),
 ])
 def test_each_broken_copy_is_caught_with_the_right_message(name, prop, message):
-    code, out, err = check(BROKEN / f"{name}.rules", players=4, games=25, max_steps=1500)
+    code, out, err = check(BROKEN / f"{name}.rules", players=4, games=25, max_steps=1500,
+                           allow_leaks=name == "leaky")    # the compiler rejects it: test the check itself
     assert code == 1
     assert f"FAILED: {prop}" in out
     assert message in out

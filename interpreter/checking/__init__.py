@@ -1,0 +1,118 @@
+"""``rulesrun check``: property-test a rules file (docs/checking.md).
+
+    properties.py  the properties and the player that plays one game under them
+    leaks.py       the two dynamic leak tests (resample, twin)
+    search.py      the games played: hypothesis, then coverage-guided search
+    coverage.py    which lines, branches, decisions and options the games ran
+    exhaustive.py  every line of play of a small configuration, breadth first
+    report.py      configurations, the printed report, the moves file
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from dsl import compile_rules, parse_file
+
+from ..engine import Game
+from .coverage import AbleProbe, Coverage, Tracer
+from .properties import PROPERTIES, GameChecker, Violation
+from .report import Config, configurations, report_failure, write_moves
+from .search import Failure, Guide, hypothesis_games
+
+__all__ = ["PROPERTIES", "Config", "Failure", "GameChecker", "Violation", "check_config", "configurations",
+           "run_check", "write_moves"]
+
+
+def check_config(path: str, cfg: Config, games: int, seed: int, max_steps: int, progress=None,
+                 coverage: bool = True, rules=None, allow_leaks: bool = False):
+    """Check one configuration: (checker, failure or None). With ``coverage`` the games are traced
+    (``checker.coverage``) and half of them are guided toward what the others never reached."""
+    rules = rules if rules is not None else parse_file(path)
+    program = compile_rules(rules, cfg.players, cfg.variants, allow_leaks=allow_leaks)
+    game = Game(program)
+    if not coverage:    # traced all the same, lightly: the leak tests need the announcements' moments
+        checker = GameChecker(game, max_steps, tracer=Tracer(program), rules=rules)
+        return checker, hypothesis_games(checker, cfg, games, seed, progress)
+    cov = Coverage.empty(program, rules)
+    checker = GameChecker(game, max_steps, coverage=cov, tracer=Tracer(program),
+                          probe=AbleProbe(rules, cfg.players, cfg.variants, program, allow_leaks))
+    first = max(1, games - games // 2)
+    failure = hypothesis_games(checker, cfg, first, seed, progress)
+    if failure is None and games > first:
+        failure = Guide(checker, seed).games(cfg, games - first, seed, progress, done=first)
+    return checker, failure
+
+
+def run_check(path: str, players=None, variants=(), games: int = 100, seed: int = 0,
+              max_steps: int = 100_000, out=None, err=None, coverage: bool = True,
+              coverage_file: str | None = None, min_coverage: float | None = None,
+              exhaustive: bool = False, max_states: int = 200_000, allow_leaks: bool = False) -> int:
+    """Check a rules file and print the report; 0 when every property holds (and coverage is at
+    least ``min_coverage`` per cent of the branches), 1 on a failure, 3 when an exhaustive search
+    ran out of its state budget."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    if exhaustive:
+        from .exhaustive import run_exhaustive
+        return run_exhaustive(path, players, variants, max_states, max_steps, out, err, seed, allow_leaks)
+    rules = parse_file(path)
+    configs = configurations(path, players, list(variants), rules, allow_leaks)
+    tty = hasattr(err, "isatty") and err.isatty()
+    start = time.perf_counter()
+    totals = {k: 0 for k in PROPERTIES}
+    title, ngames, nsteps = "", 0, 0
+    total_cov = None
+    per_config: list = []
+    for cfg in configs:
+        label = f"{Path(path).name}, {cfg.describe()}"
+
+        def progress(k, label=label):
+            if tty:
+                print(f"\r  checking {label}: game {k}/{games} ", end="", file=err, flush=True)
+        t0 = time.perf_counter()
+        checker, failure = check_config(path, cfg, games, seed, max_steps, progress, coverage, rules, allow_leaks)
+        title = checker.game.title
+        nsteps += checker.steps
+        for k, v in checker.counts.items():
+            totals[k] += v
+        cov = checker.coverage
+        if cov is not None:
+            per_config.append(f"{cfg.describe()}: {cov.summary_line()}")
+            if total_cov is None:
+                total_cov = cov
+            else:
+                total_cov.merge(cov)
+        if tty:
+            print("\r" + " " * 70 + "\r", end="", file=err)
+        if failure is not None:
+            print(f"  {label}: FAILED", file=err)
+            report_failure(path, failure, out)
+            if cov is not None:
+                print(f"  ({cov.summary_line()})", file=out)
+            return 1
+        ngames += games
+        shown = f", branches {cov.percent():.0f} %" if cov is not None else ""
+        print(f"  {label}: {games} games, {checker.steps:,} steps{shown}, ok "
+              f"({time.perf_counter() - t0:.1f}s)", file=err)
+    print(f"ok: {title} — {len(configs)} configuration{'s' if len(configs) != 1 else ''}, "
+          f"{ngames} games, {nsteps:,} steps in {time.perf_counter() - start:.1f}s; "
+          f"{len(PROPERTIES)} properties hold:", file=out)
+    for k, text in PROPERTIES.items():
+        print(f"  - {text} ({totals[k]:,} checks)", file=out)
+    if total_cov is None:
+        return 0
+    print(total_cov.summary_line(), file=out)
+    if coverage_file:
+        try:
+            total_cov.write(coverage_file, path, per_config)
+        except OSError as e:
+            print(f"error: cannot write the coverage to {coverage_file}: {e.strerror or e}", file=err)
+            return 1
+        print(f"coverage of every line written to {coverage_file}", file=out)
+    if min_coverage is not None and total_cov.percent() < min_coverage:
+        print(f"FAILED: branch coverage {total_cov.percent():.1f} % is below --min-coverage {min_coverage:g}",
+              file=out)
+        return 1
+    return 0

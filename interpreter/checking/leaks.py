@@ -1,0 +1,212 @@
+"""The dynamic leak tests: nothing a seat may see depends on cards it may not see.
+
+Two tests, both run on sampled steps of the games ``check`` plays:
+
+* **resample** (``static_leak``): the cards a seat cannot see are dealt out again at random in the
+  state as it is; the seat's observation and options must not change. Quick, but the copy keeps
+  the stored values, so a public value *computed earlier* from hidden cards goes unseen.
+* **twin** (``twin_leak``): the game so far is played again from the start with the cards the seat
+  has never seen dealt differently (every shuffle stacked with those cards swapped, every other
+  seat's choice of such a card swapped too). The rules work out every value again, so two games
+  that agree on everything the seat saw must show the seat the same thing at every step:
+  observation, announcements and options. A difference is a leak: a stored value derived from a
+  hidden card, an announcement naming a card its audience could not see. Scores and winners are
+  left out at the end: they are public once the game is over. When the other game cannot follow
+  (a swapped card is not a legal choice there, the deal cannot be stacked) the test stops there,
+  having found nothing.
+"""
+from __future__ import annotations
+
+from dsl import RulesRuntimeError
+from dsl.program import NoLegalAction
+
+from ..engine import GameError
+from ..observe import observe, resample
+
+END_ONLY = ("returns", "winners")     # public once the game is over, whatever they were computed from
+
+
+class Leak(Exception):
+    def __init__(self, message: str, step: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.step = step
+
+
+class TwinFailed(Exception):
+    """A rules error in the other deal of a twin test: a real game, so a real runtime error."""
+
+    def __init__(self, error: Exception, step: int):
+        super().__init__(str(error))
+        self.error = error
+        self.step = step
+
+
+def view(state, seat: int, log: bool) -> dict:
+    obs = observe(state, seat, log=log)
+    for k in END_ONLY:
+        obs.pop(k, None)
+    return obs
+
+
+def _diff(a, b) -> str:
+    if isinstance(a, list) and isinstance(b, list):
+        for x, y in zip(a, b):
+            if x != y:
+                if isinstance(x, dict) and isinstance(y, dict) and "name" in x:
+                    return f"{x['name']}'s {_diff(x, y)}"
+                return _diff(x, y)
+        if len(a) != len(b):
+            return f"{len(a)} / {len(b)} entries"
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in a:
+            if a[k] != b.get(k):
+                return f"{k}: {_diff(a[k], b.get(k))}"
+    return f"{a!r} / {b!r}"
+
+
+def describe(a: dict, b: dict, seat: int) -> str:
+    key = next(k for k in a if a[k] != b.get(k))
+    if key == "log":
+        i = next((i for i, (x, y) in enumerate(zip(a["log"], b["log"])) if x != y), None)
+        if i is not None:
+            return (f"an announcement tells Player {seat + 1} about a card they could not see: "
+                    f"'{a['log'][i]}' (with those cards dealt differently: '{b['log'][i]}')")
+    return (f"Player {seat + 1}'s observation ('{key}') depends on cards Player {seat + 1} cannot see: "
+            f"{_diff(a[key], b[key])}")
+
+
+def static_leak(state, seat: int, rng, known) -> None:
+    """Raise Leak when resampling the cards ``seat`` cannot see changes what it sees now."""
+    other = resample(state, seat, rng, known, relabel_log=False)
+    # the log is public and names only known cards here, so it cannot differ: leave it out
+    a, b = view(state, seat, log=False), view(other, seat, log=False)
+    if a != b:
+        raise Leak(describe(a, b, seat))
+    if state.current_player() == seat:
+        mine = [str(x) for x in state.legal_actions()]
+        if mine != [str(x) for x in other.legal_actions()]:
+            raise Leak(f"Player {seat + 1}'s options depend on cards they cannot see: {mine[:6]}")
+
+
+def _relabel(typ: str, v, pi):
+    if v is None:
+        return v
+    if typ == "card":
+        return pi.get(v, v)
+    if typ.startswith("list:"):
+        return [_relabel(typ[5:], x, pi) for x in v]
+    return v
+
+
+def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: list, rng) -> int:
+    """Play the first ``len(indices)`` steps again twice — as they were, and with the cards in
+    ``unseen`` (never seen by ``seat``) swapped at random — comparing ``seat``'s view at every step.
+    Raise Leak at the first difference, TwinFailed when the rules fail in the other deal; give the
+    number of steps compared (fewer when the other deal could not follow)."""
+    prog = game.program
+    names = prog.card_names
+    swapped = unseen[:]
+    rng.shuffle(swapped)
+    pi = {c: d for c, d in zip(unseen, swapped) if c != d}
+    if not pi:
+        return 0
+    stack: dict = {}
+    for e in events:
+        if isinstance(e, str):
+            continue
+        zi, order = e[1], e[2]
+        info = prog.zones[zi]
+        if info.owner is not None:
+            return 0                    # a per-player zone's shuffle cannot be stacked
+        stack.setdefault(info.name, []).append([names[pi.get(c, c)] for c in reversed(order)])
+    try:
+        orig = game.new_initial_state(seed=seed)
+        twin = game.new_initial_state(seed=seed, stack=stack)
+    except NoLegalAction:
+        return 0
+    except RulesRuntimeError as e:
+        if "stacked card" in str(e):
+            return 0
+        raise TwinFailed(e, 0) from None
+    except GameError:
+        return 0
+    step = 0
+    marks = [None, None]       # the announcements compared so far, in each game
+    while True:
+        if not _same_world(prog, orig, twin, pi):
+            return step
+        a, b = view(orig, seat, log=False), view(twin, seat, log=False)
+        # only the announcements made since the last step: the log of a long game is long
+        a["log"], b["log"] = new_log(orig, marks[0]), new_log(twin, marks[1])
+        marks = [orig.ann, twin.ann]
+        if a != b:
+            raise Leak(describe(a, b, seat), step)
+        if step >= len(indices) or orig.is_terminal() or twin.is_terminal():
+            return step
+        i = indices[step]
+        did = orig.pending[1]
+        typ = prog.decisions[did].type
+        want = _relabel(typ, orig.pending[2][i], pi)
+        key = _named(typ, want, names)
+        if twin.pending is None or twin.pending[1] != did:
+            return step
+        j = next((j for j, o in enumerate(twin.pending[2]) if _named(typ, o, names) == key), None)
+        if j is None:
+            return step                 # not a legal choice in the other deal: it goes another way
+        orig.apply_action(i)
+        try:
+            twin.apply_action(j)
+        except RulesRuntimeError as e:
+            if "stacked card" in str(e):
+                return step
+            raise TwinFailed(e, step + 1) from None
+        step += 1
+
+
+def new_log(state, since) -> list:
+    """The announcements made since ``since`` (an earlier ``state.ann``), as text, oldest first."""
+    entries = []
+    node = state.ann
+    while node is not since and node is not None:
+        entries.append((node[1], node[2:]))
+        node = node[0]
+    return [state._format(e) for e in reversed(entries)]
+
+
+def _named(typ, v, names):
+    if v is None:
+        return None
+    if typ == "card":
+        return names[v]
+    if typ == "list:card":
+        return tuple(names[c] for c in v)
+    return v if not isinstance(v, list) else tuple(v)
+
+
+def _shown(prog, state, pi) -> dict:
+    """The state values the rules revealed, cards by name (after ``pi``)."""
+    names = prog.card_names
+    tables = {"g": prog.globals, "pv": prog.player_vars, "cv": prog.card_vars}
+    out = {}
+    for (part, i, k), v in getattr(state, "shown", {}).items():
+        typ = tables[part][i].type
+        if part == "cv":
+            k = names[pi.get(k, k)]
+        out[(part, i, k)] = _named(typ, _relabel(typ, v, pi), names)
+    return out
+
+
+def _same_world(prog, a, b, pi) -> bool:
+    """Whether ``b``'s zones hold ``a``'s cards with ``pi`` applied (by name: copies are alike), and
+    the values the rules revealed are the same: else the seat could tell the two games apart."""
+    names = prog.card_names
+    if _shown(prog, a, pi) != _shown(prog, b, {}):
+        return False
+    for za, zb in zip(a.z, b.z):
+        if len(za) != len(zb):
+            return False
+        for c, d in zip(za, zb):
+            if names[pi.get(c, c)] != names[d]:
+                return False
+    return True

@@ -1,0 +1,333 @@
+"""The properties ``check`` holds a rules file to, and the player that plays one game under them."""
+from __future__ import annotations
+
+import json
+import random
+
+from dsl import RulesError, RulesRuntimeError
+from dsl.program import NoLegalAction
+
+from ..engine import Game, GameError, State
+from ..observe import announced_cards, visible_cards
+from .leaks import Leak, TwinFailed, static_leak, twin_leak
+
+PROPERTIES = {
+    "legal action": "the player to move always has a legal action",
+    "ends": "every game ends within the step bound",
+    "conservation": "every card is in exactly one zone at every step",
+    "unique actions": "legal actions and their texts are unique",
+    "clone": "a clone equals its original and stays equal under the same actions",
+    "json": "a JSON round trip gives an equal state",
+    "replay": "seed + history replays to the same state",
+    "returns": "returns exist only at the end, one number per seat",
+    "no leaks": "resampling the cards a seat cannot see leaves its observation and options unchanged",
+    "no derived leaks": "the same game with the cards a seat never saw dealt differently shows that seat "
+                        "the same observations and announcements",
+    "invariants": "the file's own invariants hold at every step",
+    "runs": "the rules never fail at run time",
+}
+
+
+class Violation(Exception):
+    def __init__(self, prop: str, message: str):
+        super().__init__(f"{prop}: {message}")
+        self.prop = prop
+        self.message = message
+
+
+def one_line(e: Exception) -> str:
+    first = str(e).split("\n")[0]
+    pos = getattr(e, "pos", None)
+    return first + (f" (at {pos})" if pos and str(pos) not in first else "")
+
+
+def runtime(e: Exception, where: str = "") -> Violation:
+    """Any error while checking, as a finding: a rules error names its line; anything else is shown
+    with its kind, since it should never happen."""
+    if isinstance(e, NoLegalAction):
+        return Violation("legal action", one_line(e) + where)
+    if isinstance(e, (RulesRuntimeError, RulesError)):
+        return Violation("runs", one_line(e) + where)
+    if isinstance(e, GameError):
+        return Violation("runs", f"the engine refused: {e}{where}")
+    return Violation("runs", f"{type(e).__name__}: {e}{where} (an error of rulesrun itself, please report it)")
+
+
+class GameChecker:
+    """Plays games under the properties; ``play`` raises Violation. With ``coverage`` (a Coverage),
+    a ``tracer`` and a ``probe`` (AbleProbe), it records what the rules ran. A ``tracer`` with the
+    ``rules`` alone only watches the announcements (what each seat sees as one is made)."""
+
+    def __init__(self, game: Game, max_steps: int, sample_every: int = 7, twin_every: int = 150,
+                 coverage=None, tracer=None, probe=None, rules=None):
+        self.game = game
+        self.max_steps = max_steps
+        self.sample_every = sample_every
+        self.twin_every = twin_every
+        self.n = game.players
+        self.ncards = len(game.program.card_names)
+        self.steps = 0
+        self.counts = {k: 0 for k in PROPERTIES}
+        self.coverage, self.tracer, self.probe = coverage, tracer, probe
+        self.indices: list = []          # the option numbers taken in the last game
+        self.longest = 0                 # decisions in the longest game played to its end
+        self.seen = [set() for _ in range(self.n)]
+        self.on_watch = None             # f(step, lines) when a watched line ran in a step (guided search)
+        self.step_now = 0                # the decision being applied (for what a 'reveal' shows)
+        self.opaque = None               # the first step whose state a 'reveal' of a local may show
+        if tracer is not None and (rules or coverage) is not None:
+            tracer.announcing(rules or coverage.rules, self._glimpse)
+            tracer.revealing(rules or coverage.rules, self._reveal)
+
+    def _reveal(self, frame, node) -> None:
+        """A ``reveal`` just ran. A zone's cards (``reveal p.hand``: every player's hand) count as
+        seen by every seat; state values are kept in the state (``shown``), which the twin test
+        compares; a local's value (``reveal c``) cannot be told from outside the procedure, so the
+        twin test compares no step from here on."""
+        from dsl import ast as A
+        prog = self.game.program
+        state = next((v for v in frame.f_locals.values() if isinstance(v, State)), None)
+        for e in node.exprs:
+            if isinstance(e, A.Attr) and e.name in prog.families:
+                zones = [zi for zi, z in enumerate(prog.zones) if z.family == e.name]
+            elif isinstance(e, A.Name) and e.id in prog.zone_index and e.id not in prog.families:
+                zones = [prog.zone_index[e.id]]
+            elif isinstance(e, A.Attr) or (isinstance(e, A.Name) and any(v.name == e.id for v in prog.globals)):
+                continue    # state: noted in the state itself
+            else:
+                zones = None
+            if zones is None or state is None:
+                step = self.step_now if state is not None and state.pending is None else self.step_now
+                if self.opaque is None:
+                    self.opaque = step
+                continue
+            cards = {c for zi in zones for c in state.z[zi]}
+            for s in range(self.n):
+                self.seen[s] |= cards
+
+    def _glimpse(self, frame) -> None:
+        """An announcement is about to be made: the cards each seat sees at this moment count as
+        seen (a card drawn face up and put back before the next decision was seen all the same)."""
+        state = next((v for v in frame.f_locals.values() if isinstance(v, State)), None)
+        if state is not None:
+            for s in range(self.n):
+                self.seen[s] |= visible_cards(state, s)
+
+    def play(self, seed: int, choices, trace: list, give_up_after: int | None = None, chooser=None) -> None:
+        """Play one game under the properties: take ``choices[k] % options`` at step k, then ask
+        ``chooser(state, actions, rng)`` (default: uniformly at random). ``give_up_after`` stops
+        quietly after that many decisions: once a failure is known, longer games cannot shrink it."""
+        try:
+            return self._play(seed, choices, trace, give_up_after, chooser)
+        finally:
+            if self.coverage is not None:
+                self.coverage.add_trace(self.tracer)
+            elif self.tracer is not None:
+                self.tracer.steps.clear()
+
+    def _run(self, fn, *args):
+        """Run the rules (traced for coverage when asked)."""
+        return fn(*args) if self.tracer is None else self.tracer.run(fn, *args)
+
+    def _play(self, seed, choices, trace, give_up_after, chooser) -> None:
+        game = self.game
+        self.indices = indices = []
+        cov, probe = self.coverage, self.probe
+        # seen in a zone the seat may look at (at a decision, or as an announcement is made)
+        self.seen = [set() for _ in range(self.n)]
+        self.step_now, self.opaque = 0, None
+        try:
+            state = self._run(game.new_initial_state, seed)
+        except Exception as e:
+            raise runtime(e) from None
+        if probe is not None and state.pending is not None and probe.wanted(state.pending[1]):
+            probe.record(cov, state.pending[1], probe.probe(None, None, seed))
+        if self.tracer is not None:
+            self.tracer.seen.clear()
+        pick = random.Random(seed ^ 0x5EED)
+        leak_rng = random.Random(seed)
+        known = [set() for _ in range(self.n)]     # seen or announced: a player may remember them
+        seen = self.seen
+        self.last_ann = None
+        twin_at = leak_rng.randrange(1, self.twin_every + 1)
+        step = 0
+        self.check_state(state, known, seen, leak_rng, step)
+        while not state.is_terminal():
+            self.counts["runs"] += 1
+            if give_up_after is not None and step > give_up_after:
+                return
+            if step >= self.max_steps:
+                raise Violation("ends", f"the game has not ended after {self.max_steps:,} decisions "
+                                        f"(raise the bound with --max-steps if it is just long)")
+            actions = state.legal_actions()
+            self.counts["legal action"] += 1
+            if not actions:
+                raise Violation("legal action", f"Player {state.current_player() + 1} is to move but has no legal action")
+            texts = [str(a) for a in actions]
+            self.counts["unique actions"] += 1
+            if len(set(texts)) != len(texts):
+                dup = sorted({t for t in texts if texts.count(t) > 1})
+                raise Violation("unique actions", f"the same action text is offered twice: {dup}")
+            if step < len(choices):
+                i = choices[step] % len(actions)
+            elif chooser is not None:
+                i = chooser(state, texts, pick)
+            else:
+                i = pick.randrange(len(actions))
+            # a copy costs as much as the state is long (its log): sampled ever more sparsely
+            sample = step % (self.sample_every * (1 + step // 500)) == 0
+            twins = self.twins(state) if sample else ()
+            trace.append(texts[i])
+            indices.append(i)
+            before = state.clone() if probe is not None and probe.active else None
+            self.step_now = step + 1
+            if cov is not None:
+                cov.decided(state.decision_label(), texts, texts[i])
+            try:
+                self._run(state.apply_action, actions[i])
+            except NoLegalAction as e:
+                trace.append("(no legal action)")
+                raise runtime(e) from None
+            except Exception as e:
+                raise runtime(e) from None
+            step += 1
+            self.steps += 1
+            if before is not None and state.pending is not None and probe.wanted(state.pending[1]):
+                probe.record(cov, state.pending[1], probe.probe(before, texts[i], seed))
+            if self.on_watch is not None and self.tracer.seen:
+                hits = self.tracer.seen[:]
+                self.tracer.seen.clear()
+                self.on_watch(step, hits)
+            for name, twin in twins:
+                try:
+                    twin.apply_action(texts[i])
+                except Exception as e:
+                    raise runtime(e, f" (on the {name} copy of the state)") from None
+                if twin != state:
+                    raise Violation(name, f"after '{texts[i]}' the {name} copy differs from the original")
+            self.check_state(state, known, seen, leak_rng, step)
+            if step == twin_at:
+                self.twin_test(state, seed, seen, leak_rng, trace)
+                # each test replays the game so far: ever further apart, so that a long game costs
+                # no more than a few replays of itself
+                twin_at += max(step, leak_rng.randrange(1, self.twin_every + 1))
+        self.twin_test(state, seed, seen, leak_rng, trace)
+        self.check_end(state, seed)
+        self.longest = max(self.longest, step)
+
+    def twins(self, state: State):
+        self.counts["clone"] += 1
+        self.counts["json"] += 1
+        c = state.clone()
+        if c != state:
+            raise Violation("clone", "a fresh clone is not equal to its original")
+        try:
+            j = State.from_json(self.game, json.loads(json.dumps(state.to_json())))
+        except (GameError, TypeError, ValueError) as e:
+            raise Violation("json", f"the state does not survive JSON: {e}") from None
+        if j != state:
+            raise Violation("json", "the state read back from JSON is not equal to the original")
+        return (("clone", c), ("json", j))
+
+    def check_state(self, state: State, known: list, seen: list, rng, step: int) -> None:
+        # conservation
+        self.counts["conservation"] += 1
+        counted = [0] * self.ncards
+        for zi, z in enumerate(state.z):
+            for c in z:
+                if not 0 <= c < self.ncards:
+                    raise Violation("conservation", f"zone {self.zone_name(zi)} holds something that is not a card: {c!r}")
+                counted[c] += 1
+                if state.loc[c] != zi:
+                    raise Violation("conservation", f"{self.card(c)} lies in {self.zone_name(zi)} but is "
+                                                    f"recorded in {self.zone_name(state.loc[c])}")
+        for c, k in enumerate(counted):
+            if k != 1:
+                where = "no zone" if k == 0 else f"{k} zones"
+                raise Violation("conservation", f"{self.card(c)} is in {where}")
+        # invariants
+        self.counts["invariants"] += 1
+        try:
+            broken = self._run(state.check_invariants)
+        except Exception as e:
+            raise Violation("invariants", f"an invariant cannot be evaluated: {one_line(e)}") from None
+        if broken:
+            raise Violation("invariants", f"invariant \"{broken[0]}\" does not hold")
+        # returns only at the end
+        if not state.is_terminal():
+            self.counts["returns"] += 1
+            try:
+                state.returns()
+            except GameError:
+                pass
+            else:
+                raise Violation("returns", "returns() answered before the game was over")
+        # no information leaks
+        announced = announced_cards(state, self.last_ann)
+        self.last_ann = state.ann
+        for s in range(self.n):
+            now = visible_cards(state, s)
+            seen[s] |= now
+            known[s] |= now
+            known[s] |= announced
+        if step % self.sample_every == 0:
+            for s in range(self.n):
+                self.counts["no leaks"] += 1
+                try:
+                    static_leak(state, s, rng, known[s])
+                except Leak as e:
+                    raise Violation("no leaks", e.message) from None
+                except Exception as e:
+                    raise runtime(e, f" (on a copy of the state with the cards Player {s + 1} cannot see "
+                                     f"dealt differently)") from None
+
+    def twin_test(self, state: State, seed: int, seen: list, rng, trace: list) -> None:
+        """The twin leak test for one seat at random, over the game so far."""
+        s = rng.randrange(self.n)
+        unseen = [c for c in range(self.ncards) if c not in seen[s]]
+        upto = len(self.indices) if self.opaque is None else self.opaque - 1
+        if len(unseen) < 2 or upto < 0:
+            return
+        self.counts["no derived leaks"] += 1
+        try:
+            twin_leak(self.game, seed, state.hist, self.indices[:upto], s, unseen, rng)
+        except Leak as e:
+            at = ""
+            if e.step is not None:
+                at = f" (after decision {e.step})" if e.step else " (before the first decision)"
+                del trace[e.step:]      # the moves up to the leak are enough to see it
+            raise Violation("no derived leaks", e.message + at) from None
+        except TwinFailed as e:
+            del trace[e.step:]
+            raise runtime(e.error, f" (at step {e.step}, in the same game with the cards Player {s + 1} "
+                                   f"never saw dealt differently)") from None
+        except Exception as e:
+            raise runtime(e, " (in the twin leak test)") from None
+
+    def check_end(self, state: State, seed: int) -> None:
+        self.counts["ends"] += 1
+        self.counts["returns"] += 1
+        try:
+            ret = self._run(state.returns)
+        except Exception as e:
+            raise Violation("returns", f"no returns at the end: {one_line(e)}") from None
+        if len(ret) != self.n or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in ret):
+            raise Violation("returns", f"returns() gave {ret!r}, not one number per seat")
+        try:
+            self._run(state.winners)
+        except Exception as e:
+            raise Violation("returns", f"no winners at the end: {one_line(e)}") from None
+        self.counts["replay"] += 1
+        try:
+            again = self.game.replay(seed, state.history())
+        except Exception as e:
+            raise runtime(e, " (replaying the game from its seed and history)") from None
+        if again != state:
+            raise Violation("replay", "replaying the seed and the history gives a different state")
+
+    def zone_name(self, zi: int) -> str:
+        info = self.game.program.zones[zi]
+        return info.name if info.owner is None else f"{info.name} of Player {info.owner + 1}"
+
+    def card(self, c: int) -> str:
+        return f"'{self.game.program.card_names[c]}'"

@@ -1,0 +1,86 @@
+"""The configurations a check covers, and how a failure is reported."""
+from __future__ import annotations
+
+import os
+import shlex
+import tempfile
+from pathlib import Path
+
+import attrs
+
+from dsl import RulesError, compile_rules, parse_file
+from dsl.ast import PlayersDecl, VariantDecl
+
+from .properties import PROPERTIES
+
+
+@attrs.define
+class Config:
+    players: int
+    variants: tuple
+
+    def describe(self) -> str:
+        v = f", variant {'+'.join(self.variants)}" if self.variants else ""
+        return f"{self.players} players{v}"
+
+
+def configurations(path: str, players, variants: list[str], rules=None, allow_leaks: bool = False) -> list[Config]:
+    rules = rules if rules is not None else parse_file(path)
+    decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
+    if decl is None:
+        raise RulesError("the rules never say how many players the game is for", None,
+                         "add a line like 'players 3 to 5'")
+    named = [i for i in rules.items if isinstance(i, VariantDecl)]
+    counts = set(range(decl.low, decl.high + 1))
+    for v in named:  # a variant may allow other counts (selected by 'when')
+        for item in v.items:
+            if isinstance(item, PlayersDecl):
+                counts.update(range(item.low, item.high + 1))
+    chosen = sorted(counts) if players in (None, "all") else [int(players)]
+    sets = [tuple(variants)] if variants else [()] + [(v.name,) for v in named if v.when is None]
+    out = []
+    for n in chosen:
+        for vs in sets:
+            try:
+                compile_rules(rules, n, vs, allow_leaks=allow_leaks)
+            except RulesError as e:
+                if "players, not" in e.message and players in (None, "all"):
+                    continue  # a count only some variants allow
+                raise
+            out.append(Config(n, vs))
+    return out
+
+
+def write_moves(failure, path: str) -> Path:
+    """The moves of a failure, one a line, in a new private folder (never a fixed, shared path)."""
+    folder = Path(tempfile.mkdtemp(prefix="rulesrun-check-"))
+    target = folder / f"{Path(path).stem}-{failure.players}p-{failure.prop.replace(' ', '_')}.moves"
+    # a fresh file in a folder only we can write: O_EXCL, and no symlink followed
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write("\n".join(failure.actions) + "\n")
+    return target
+
+
+HOW = {"shrunk": " (shrunk)", "guided": " (found by guided search; not shrunk)", "full": "",
+       "exhaustive": " (the shortest: found breadth first)"}
+
+
+def report_failure(path: str, f, out) -> None:
+    moves = write_moves(f, path)
+    v = "".join(f" --variant {shlex.quote(x)}" for x in f.variants)
+    seats = ",".join(["human"] * f.players)
+    print(f"FAILED: {PROPERTIES.get(f.prop, f.prop)}", file=out)
+    print(f"  {f.message}", file=out)
+    print(f"  with {f.players} players{', variants ' + ', '.join(f.variants) if f.variants else ''}, "
+          f"seed {f.seed}, after {len(f.actions)} decision{'s' if len(f.actions) != 1 else ''}"
+          f"{HOW.get(f.how, '')}:", file=out)
+    shown = list(enumerate(f.actions, 1))
+    if len(shown) > 40:
+        shown = shown[:20] + [(None, f"... {len(shown) - 40} more (all in the moves file) ...")] + shown[-20:]
+    for i, a in shown:
+        print(f"  {i:>4}. {a}" if i is not None else f"        {a}", file=out)
+    print("Replay it step by step:", file=out)
+    from ..command import rulesrun_command      # a command that works here (on the PATH or not)
+    print(f"  {rulesrun_command()} {shlex.quote(path)} --players {f.players}{v} --seed {f.seed} "
+          f"--moves {shlex.quote(str(moves))} --seats {seats}", file=out)
