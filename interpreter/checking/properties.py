@@ -23,6 +23,9 @@ PROPERTIES = {
     "no leaks": "resampling the cards a seat cannot see leaves its observation and options unchanged",
     "no derived leaks": "the same game with the cards a seat never saw dealt differently shows that seat "
                         "the same observations and announcements",
+    "bots see what their seat sees": "a bot's choice does not depend on which consistent twin of the state "
+                                     "it is given (the cards and secret values its seat cannot see, dealt "
+                                     "and drawn again)",
     "invariants": "the file's own invariants hold at every step",
     "runs": "the rules never fail at run time",
 }
@@ -280,6 +283,28 @@ class GameChecker:
                 except Exception as e:
                     raise runtime(e, f" (on a copy of the state with the cards Player {s + 1} cannot see "
                                      f"dealt differently)") from None
+        if (step < 4 or step % (self.sample_every * 3) == 0) and not state.is_terminal():
+            self._bot_twin(state, known, rng)
+
+    def _bot_twin(self, state: State, known: list, rng) -> None:
+        """The bot of the seat to move chooses the same on the state and on a twin that differs
+        only in what that seat cannot see (issue 22): a bot that read hidden state would not."""
+        from ..agents import GreedyAgent
+        from ..observe import resample
+        seat = state.current_player()
+        if len(state.legal_actions()) < 2:
+            return
+        self.counts["bots see what their seat sees"] += 1
+        try:
+            twin = resample(state, seat, rng, known[seat], relabel_log=True, redraw=True)
+            k = rng.getrandbits(32)
+            a, b = str(GreedyAgent(seed=k).choose(state)), str(GreedyAgent(seed=k).choose(twin))
+        except Exception as e:
+            raise runtime(e, f" (a bot of Player {seat + 1} choosing on a twin of the state)") from None
+        if a != b:
+            raise Violation("bots see what their seat sees",
+                            f"Player {seat + 1}'s greedy bot chose {a!r} here but {b!r} on a state that differs "
+                            f"only in what Player {seat + 1} cannot see")
 
     def twin_test(self, state: State, seed: int, seen: list, rng, trace: list) -> None:
         """The twin leak test for one seat at random, over the game so far."""
