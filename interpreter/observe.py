@@ -242,26 +242,30 @@ def _pick(rng, values):
 
 def _redraw_values(S, prog, seat: int, rng) -> None:
     """Values ``seat`` cannot see, drawn again from the values they can hold (where the compiler
-    knows them, and they hold a secret) — but for those the rules revealed (``reveal``) and that
-    have not changed since."""
+    knows them, and they hold a secret) — or, for those the rules revealed (``reveal``), the value
+    they were shown with (never the value they hold now, which may have changed in secret)."""
     shown = S.shown
 
-    def kept(part, i, k, value) -> bool:
-        return (part, i, k) in shown and shown[(part, i, k)] == value
+    def draw(part, i, k, domain):
+        hit = shown.get((part, i, k), _NOT_SHOWN)
+        return _pick(rng, domain) if hit is _NOT_SHOWN else hit
 
     for i, v in enumerate(prog.globals):
-        if v.visibility == "hidden" and v.domain and len(v.domain) > 1 and not kept("g", i, None, S.g[i]):
-            S.g[i] = _pick(rng, v.domain)
+        if v.visibility == "hidden" and v.domain and len(v.domain) > 1:
+            S.g[i] = draw("g", i, None, v.domain)
     for i, v in enumerate(prog.player_vars):
         if v.visibility == "public" or not v.domain or len(v.domain) < 2:
             continue
         row = S.pv[i] = S.pv[i][:]
         for p in range(len(row)):
-            if (v.visibility == "hidden" or p != seat) and not kept("pv", i, p, row[p]):
-                row[p] = _pick(rng, v.domain)
+            if v.visibility == "hidden" or p != seat:
+                row[p] = draw("pv", i, p, v.domain)
     for i, v in enumerate(prog.card_vars):
         if v.visibility != "public" and v.domain and len(v.domain) > 1:
-            S.cv[i] = [x if kept("cv", i, c, x) else _pick(rng, v.domain) for c, x in enumerate(S.cv[i])]
+            S.cv[i] = [draw("cv", i, c, v.domain) for c in range(len(S.cv[i]))]
+
+
+_NOT_SHOWN = object()
 
 
 def _redeal_hidden_zones(S, prog, known, rng) -> None:

@@ -39,7 +39,7 @@ def test_every_shipped_game_passes_the_check(path):
     code, out, err = check(path, players=fewest, games=2, max_steps=20_000)
     assert code == 0, out + err
     assert out.startswith("ok: ")
-    assert "12 properties hold" in out
+    assert "13 properties hold" in out
     assert "\ncoverage: lines " in out and "branches" in out
 
 

@@ -295,6 +295,8 @@ class GameChecker:
         if len(state.legal_actions()) < 2:
             return
         self.counts["bots see what their seat sees"] += 1
+        import random
+        rng = random.Random(len(state.hist))     # the checker's own generator may be none (exhaustive)
         try:
             twin = resample(state, seat, rng, known[seat], relabel_log=True, redraw=True)
             k = rng.getrandbits(32)
