@@ -108,7 +108,7 @@ def test_a_seat_sees_its_observation_and_only_its_own_moves():
 
 def test_cards_are_drawn_in_the_colours_their_file_names():
     """Magi declares a card's group before its colour: the colour words still colour the cards."""
-    from interpreter.repl import COLOUR_WORDS
+    from interpreter.table import COLOUR_WORDS
     from interpreter.web.views import CSS, Display
     d = Display(load_game("games/magi.rules", players=4))
     words = {name.split()[0] for name in d.colour}

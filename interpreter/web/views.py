@@ -10,7 +10,7 @@ knows any particular game.
 from __future__ import annotations
 
 from ..observe import _value_display, observe
-from ..repl import COLOUR_WORDS, PALETTE, CardStyle
+from ..table import COLOUR_WORDS, PALETTE, CardStyle
 
 # CardStyle speaks rich's colour names; the page speaks CSS.
 CSS = {"red": "#c62828", "green": "#2e7d32", "blue": "#1565c0", "magenta": "#8e24aa", "cyan": "#00838f",
