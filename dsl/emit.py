@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from .ir import Load, Local, Move, Reveal, St, Stop
+from .ir import Load, Local, Move, Reveal, St, Stop, walk_exprs
 from .program import CALL_DEPTH, DONE, STOP, SWITCH
 from .runtime import RUNTIME
 
@@ -185,15 +185,10 @@ def _hoisted(stmts: list) -> tuple:
     once, the others when used more than eight times."""
     uses: dict = {}
     for s in stmts:
-        for n in _walk(s):
+        for n in walk_exprs(s):
             if isinstance(n, St):
                 uses[n.which] = uses.get(n.which, 0) + 1
     return tuple(sorted(w for w, k in uses.items() if k > 1 and (w in ("z", "g") or k > 8)))
-
-
-def _walk(node):
-    from .ir import walk_exprs
-    return walk_exprs(node)
 
 
 class _Writer:

@@ -60,9 +60,7 @@ def _chosen_values(bodies: list) -> dict:
         for s in body:
             for n in ast.walk(s):
                 if isinstance(n, Stop) and n.kind == "decision" and n.chosen is not None:
-                    opts = next((a.value for a in n.pre if isinstance(a, ast.Assign)
-                                 and getattr(a.targets[0], "id", "") == "_o"), None)
-                    vals = _values_of_list(opts)
+                    vals = _values_of_list(n.options)
                     key = n.chosen.key()
                     if vals is None or out.get(key, set()) is None:
                         out[key] = None

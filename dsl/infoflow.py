@@ -184,9 +184,7 @@ class InfoFlow:
             if s.kind == "call":
                 self._call(s.callee, getattr(s, "args", []), env)
             elif s.chosen is not None:
-                opts = next((a.value for a in s.pre if isinstance(a, ast.Assign)
-                             and getattr(a.targets[0], "id", "") == "_o"), None)
-                secret = self.expr(opts, env)
+                secret = self.expr(s.options, env)
                 text = f"a card chosen from {_text(secret)[len('the cards of '):]}" if secret else ""
                 env = {**env, s.chosen.key(): frozenset({("chosen", s.chosen.key(), text)}) if secret else NONE}
             return env

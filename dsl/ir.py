@@ -134,6 +134,7 @@ class Stop(ast.stmt):
         self.kind, self.label, self.pre, self.pos = kind, label, list(pre), pos
         self.chosen, self.decision, self.callee = chosen, decision, callee
         self.saved: list = []
+        self.options = None       # a decision's options, as first worked out (for dsl.facts, dsl.infoflow)
 
 
 class Load(ast.stmt):

@@ -425,8 +425,11 @@ class Statements:
         decision = Decision(label, slot, display, s.pos, "subset" if s.subset else T.describe(vt), vt, unique,
                             whole_text=s.label_text is not None)
         self.decisions.append(decision)
-        return [Stop("decision", self._label(), self._options(s, who, src, cond, such, key, vt, did, scope, tslot),
-                     s.pos, scope.ref(slot, vt), decision)]
+        pre = self._options(s, who, src, cond, such, key, vt, did, scope, tslot)
+        stop = Stop("decision", self._label(), pre, s.pos, scope.ref(slot, vt), decision)
+        stop.options = pre[next(i for i, a in enumerate(pre) if isinstance(a, ast.Assign)
+                                and getattr(a.targets[0], "id", "") == "_o")].value   # for the analyses
+        return [stop]
 
     def _label_display(self, s, vt):
         """A label with {expressions}: its literal start (the decision's label), and the action

@@ -123,7 +123,7 @@ class Loops:
         def visit(n):
             if isinstance(n, (ast.Call, Comp, Best)) and not any(
                     isinstance(m, (Fn, ast.Lambda)) or (isinstance(m, Local) and m.key() == bound)
-                    for m in walk_exprs(n)) and not _binds(n, bound):
+                    for m in walk_exprs(n)):
                 h = self._temp()
                 taken.append((h, n))
                 return name(h)
@@ -164,12 +164,6 @@ class Loops:
         loop = at(ast.For(target=node.target, iter=node.source, body=inner, orelse=[]), pos)
         pre.extend(start + [loop])
         return name(h)
-
-
-def _binds(node, key) -> bool:
-    """Whether ``node`` is a comprehension whose own loop variable is ``key`` (never, as
-    numbered; kept for safety)."""
-    return isinstance(node, (Comp, Best)) and node.target.key() == key
 
 
 def _const(v):
