@@ -88,8 +88,14 @@ def check_round_trips(state: State) -> None:
         assert twin == restored
 
 
+def card_in(action: str, names) -> str:
+    """The card named in an action ('play 7 of Hearts from dummy' -> '7 of Hearts')."""
+    return max((n for n in names if n in action), key=len)
+
+
 def check_follow_suit(state: State) -> None:
-    """Trick games: a player holding the suit led may play only that suit."""
+    """Trick games: a player holding the suit led, in the hand the card is played from (their own,
+    or Bridge's dummy for the declarer), may play only that suit."""
     prog = state.game.program
     if state.is_terminal() or "trick" not in prog.zone_index or state.decision_label() != "play":
         return
@@ -97,9 +103,11 @@ def check_follow_suit(state: State) -> None:
     if not trick:
         return
     led = suit(trick[0])
-    hand = state.cards("hand", state.current_player())
-    if any(suit(c) == led for c in hand):
-        assert all(suit(card_of(a)) == led for a in state.legal_actions()), (led, state.legal_actions())
+    names = prog.card_names
+    cards = [card_in(a, names) for a in state.legal_actions()]
+    source = state.z[state.loc[names.index(cards[0])]]
+    if any(suit(names[c]) == led for c in source):
+        assert all(suit(c) == led for c in cards), (led, state.legal_actions())
 
 
 def hearts_rules(state: State) -> None:
@@ -115,7 +123,20 @@ def hearts_rules(state: State) -> None:
         assert not any(points(c) for c in cards)
 
 
-EXTRA_CHECKS = {"hearts.rules": [hearts_rules]}
+def bridge_rules(state: State) -> None:
+    """Bridge: once the play has begun the dummy never decides - the declarer plays the dummy's
+    cards, from the dummy's hand face up on the table."""
+    dummy = state.var("dummy")
+    if state.is_terminal() or dummy is None or state.decision_label() != "play":
+        return
+    assert state.current_player() != dummy
+    if any(a.endswith(" from dummy") for a in map(str, state.legal_actions())):
+        assert state.current_player() == state.var("declarer")
+        assert all(str(a).endswith(" from dummy") for a in state.legal_actions())
+        assert not state.cards("hand", dummy) and state.cards("dummy_hand")
+
+
+EXTRA_CHECKS = {"hearts.rules": [hearts_rules], "bridge.rules": [bridge_rules]}
 
 
 def play_random(g, seed: int, checks=()) -> State:
