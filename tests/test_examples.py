@@ -24,7 +24,7 @@ ROUND_TRIP_AT = {0, 1, 2, 5, 13, 34, 89, 233, 610, 1597, 4181}
 REPLAYS = 5                    # games per player count that are also replayed from their history
 MAX_DECISIONS = 50_000         # a random game longer than this is deemed not to end
 
-FACES = {"J": 11, "Q": 12, "K": 13, "A": 14}
+FACES = {"J": 11, "Q": 12, "K": 13, "A": 14, "Jack": 11, "Queen": 12, "King": 13, "Ace": 14}
 
 
 def rank(name: str) -> int:
@@ -123,20 +123,7 @@ def hearts_rules(state: State) -> None:
         assert not any(points(c) for c in cards)
 
 
-def bridge_rules(state: State) -> None:
-    """Bridge: once the play has begun the dummy never decides - the declarer plays the dummy's
-    cards, from the dummy's hand face up on the table."""
-    dummy = state.var("dummy")
-    if state.is_terminal() or dummy is None or state.decision_label() != "play":
-        return
-    assert state.current_player() != dummy
-    if any(a.endswith(" from dummy") for a in map(str, state.legal_actions())):
-        assert state.current_player() == state.var("declarer")
-        assert all(str(a).endswith(" from dummy") for a in state.legal_actions())
-        assert not state.cards("hand", dummy) and state.cards("dummy_hand")
-
-
-EXTRA_CHECKS = {"hearts.rules": [hearts_rules], "bridge.rules": [bridge_rules]}
+EXTRA_CHECKS = {"hearts.rules": [hearts_rules]}
 
 
 def play_random(g, seed: int, checks=()) -> State:
@@ -500,3 +487,88 @@ def test_whist_honours_and_tricks_scoring():
         expected13 = max(0, t13 - 6) + (0 if won_on_tricks else 4)
         assert s.var("points", 0) == s.var("points", 2) == expected13
         assert s.var("points", 1) == s.var("points", 3) == max(0, t24 - 6)
+
+
+# ── Contract Bridge ─────────────────────────────────────────────────────────
+def bridge_rules(state: State) -> None:
+    """Bridge: once the play has begun the dummy never decides - the declarer plays the dummy's
+    cards, from the dummy's hand face up on the table."""
+    dummy = state.var("dummy")
+    if state.is_terminal() or dummy is None or state.decision_label() != "play":
+        return
+    assert state.current_player() != dummy
+    if any(a.endswith(" from dummy") for a in map(str, state.legal_actions())):
+        assert state.current_player() == state.var("declarer")
+        assert all(str(a).endswith(" from dummy") for a in state.legal_actions())
+        assert not state.cards("hand", dummy) and state.cards("dummy_hand")
+
+
+EXTRA_CHECKS["bridge.rules"] = [bridge_rules]
+
+# Law 77, written out again: the undertrick penalties by the number of undertricks (cumulative).
+UNDER_NV_DOUBLED = [0, 100, 300, 500, 800, 1100, 1400, 1700, 2000, 2300, 2600, 2900, 3200, 3500]
+UNDER_V_DOUBLED = [0, 200, 500, 800, 1100, 1400, 1700, 2000, 2300, 2600, 2900, 3200, 3500, 3800]
+
+
+def law77(level: int, strain: str, risk: str, vul: bool, tricks: int) -> int:
+    """The declaring side's duplicate score for a contract and the tricks it took."""
+    times = {"undoubled": 1, "doubled": 2, "redoubled": 4}[risk]
+    need = 6 + level
+    if tricks < need:
+        down = need - tricks
+        if risk == "undoubled":
+            return -down * (100 if vul else 50)
+        return -(UNDER_V_DOUBLED if vul else UNDER_NV_DOUBLED)[down] * times // 2
+    per = 20 if strain in ("Clubs", "Diamonds") else 30
+    first = 40 if strain == "NT" else per
+    trick_score = (first + per * (level - 1)) * times
+    score = trick_score + (50 if trick_score < 100 else 500 if vul else 300)
+    score += {6: 750 if vul else 500, 7: 1500 if vul else 1000}.get(level, 0)
+    score += {"undoubled": 0, "doubled": 50, "redoubled": 100}[risk]
+    over = tricks - need
+    score += over * (per if risk == "undoubled" else (200 if vul else 100) * times // 2)
+    return score
+
+
+@pytest.mark.parametrize("variants", [(), ("north_south_vulnerable",), ("east_west_vulnerable",),
+                                      ("north_south_vulnerable", "east_west_vulnerable")])
+def test_bridge_scores_by_law_77(variants):
+    """Random deals with mostly low auctions (a call is a pass two times in three, a double or
+    redouble is made when it may be, half the time), and a play in which the declarer plays high
+    and the defenders low, half the time: each side's score is the one Law 77 gives, worked out
+    again here."""
+    g = game("bridge.rules", 4, variants)
+    seen = set()
+    for seed in range(150):
+        state = g.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            actions = [str(a) for a in state.legal_actions()]
+            if state.var("declarer") is None:
+                doubles = [a for a in actions if a in ("double", "redouble")]
+                if doubles and rng.random() < 1 / 2:
+                    choice = doubles[0]
+                else:
+                    choice = "pass" if rng.random() < 2 / 3 else rng.choice(actions)
+            elif rng.random() < 1 / 2:
+                by_rank = sorted(actions, key=lambda a: rank(card_of(a).removesuffix(" from dummy")))
+                high = state.current_player() == state.var("declarer")
+                choice = by_rank[-1] if high else by_rank[0]
+            else:
+                choice = rng.choice(actions)
+            state.apply_action(choice)
+        returns = state.returns()
+        bid = state.var("last_bid")
+        if bid == 0:
+            assert returns == [0, 0, 0, 0]
+            continue
+        declarer = state.var("declarer")
+        side = declarer % 2
+        tricks = state.var("tricks", side) + state.var("tricks", side + 2)
+        vul = ("north_south_vulnerable" if side == 0 else "east_west_vulnerable") in variants
+        level, strain = (bid - 1) // 5 + 1, ["Clubs", "Diamonds", "Hearts", "Spades", "NT"][(bid - 1) % 5]
+        want = law77(level, strain, state.var("risk"), vul, tricks)
+        assert returns[side] == returns[side + 2] == want, (seed, level, strain, state.var("risk"), tricks)
+        assert returns[1 - side] == returns[3 - side] == -want
+        seen.add((state.var("risk"), want > 0))
+    assert seen == {(r, m) for r in ("undoubled", "doubled", "redoubled") for m in (True, False)}, seen
