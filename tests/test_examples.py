@@ -520,7 +520,7 @@ def law77(level: int, strain: str, risk: str, vul: bool, tricks: int) -> int:
             return -down * (100 if vul else 50)
         return -(UNDER_V_DOUBLED if vul else UNDER_NV_DOUBLED)[down] * times // 2
     per = 20 if strain in ("Clubs", "Diamonds") else 30
-    first = 40 if strain == "NT" else per
+    first = 40 if strain == "No Trump" else per
     trick_score = (first + per * (level - 1)) * times
     score = trick_score + (50 if trick_score < 100 else 500 if vul else 300)
     score += {6: 750 if vul else 500, 7: 1500 if vul else 1000}.get(level, 0)
@@ -559,7 +559,7 @@ def test_bridge_scores_by_law_77(variants):
             state.apply_action(choice)
         returns = state.returns()
         level, strain = state.var("level"), state.var("strain")
-        if level == 0:
+        if level is None:
             assert returns == [0, 0, 0, 0]
             continue
         declarer = state.var("declarer")
