@@ -13,6 +13,7 @@ from dsl import ast as A
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
             ">=": "is at least", "in": "is in", "not in": "is not in"}
 _BINOP = {"+": "+", "-": "−", "*": "×", "/": "÷", "mod": "mod"}
+_TIGHTNESS = {"+": 1, "-": 1, "*": 2, "/": 2, "mod": 2}   # how tightly each operator binds
 _AGGREGATE = {"sum": "the sum of", "count": "the number of", "max": "the largest", "min": "the smallest",
               "any": "some", "all": "every"}
 
@@ -106,9 +107,12 @@ class English:
             keys = ", then by ".join(x(k) for k in e.keys)
             return f"the {e.kind} {words(e.var)} in {x(e.source)}{cond} by {keys}"
         if isinstance(e, A.Ternary):
-            return f"{x(e.then)} if {x(e.cond)}, else {x(e.other)}"
+            # a chain reads on through its 'else'; a choice inside the 'then' keeps its brackets
+            then = f"({x(e.then)})" if isinstance(e.then, A.Ternary) else x(e.then)
+            return f"{then} if {x(e.cond)}, else {x(e.other)}"
         if isinstance(e, A.BoolOp):
-            return f"{x(e.left)} {e.op} {x(e.right)}"
+            # "a or (b and c)" keeps its brackets: English does not say which binds first
+            return f"{self._operand(e.left, e, False, ctx)} {e.op} {self._operand(e.right, e, True, ctx)}"
         if isinstance(e, A.Not):
             if isinstance(e.operand, A.Call) and e.operand.func == "empty" and len(e.operand.args) == 1:
                 return f"{x(e.operand.args[0])} is not empty"
@@ -120,12 +124,30 @@ class English:
         if isinstance(e, A.Compare):
             return f"{x(e.left)} {_COMPARE.get(e.op, e.op)} {x(e.right)}"
         if isinstance(e, A.BinOp):
-            return f"{x(e.left)} {_BINOP.get(e.op, e.op)} {x(e.right)}"
+            return (f"{self._operand(e.left, e, False, ctx)} {_BINOP.get(e.op, e.op)} "
+                    f"{self._operand(e.right, e, True, ctx)}")
         if isinstance(e, A.Neg):
             return f"−{x(e.operand)}"
         if isinstance(e, A.Range):
             return f"{x(e.low)} to {x(e.high)}"
         return "…"
+
+    def _operand(self, v, parent, right: bool, ctx: Context) -> str:
+        """An operand of an arithmetic or and/or expression, in brackets where the file had them
+        for the meaning: ``(k - 1) / 5`` is "(k − 1) ÷ 5", never "k − 1 ÷ 5"."""
+        text = self.expr(v, ctx)
+        if isinstance(v, A.Ternary):
+            return f"({text})"
+        if isinstance(parent, A.BinOp):
+            if isinstance(v, (A.BoolOp, A.Compare)):
+                return f"({text})"
+            if isinstance(v, A.BinOp):
+                inner, outer = _TIGHTNESS.get(v.op, 2), _TIGHTNESS.get(parent.op, 2)
+                if inner < outer or (right and inner == outer):
+                    return f"({text})"
+        elif isinstance(v, A.BoolOp) and v.op != parent.op:
+            return f"({text})"
+        return text
 
     def name(self, ident: str, ctx: Context) -> str:
         if ident == ctx.player:
