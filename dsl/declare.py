@@ -191,6 +191,7 @@ class Declarations:
                 fields.append((name, (lambda s: lambda S, L: L[s])(slot)))
 
         L = [None] * max(scope.n, 1)
+        count = e.count if isinstance(e.count, int) else self._card_count(e.count)
 
         def walk(i):
             if i == len(binders):
@@ -202,7 +203,7 @@ class Declarations:
                     if missing:
                         self.err(f"these cards have no value for {', '.join(missing)}", e.pos,
                                  "give every attribute a value, or a default in its declaration")
-                    out.extend(dict(rec) for _ in range(e.count))
+                    out.extend(dict(rec) for _ in range(count))
                 return
             _, fn, slot, pos = binders[i]
             for v in self._run_const(fn, L, pos):
@@ -210,6 +211,14 @@ class Declarations:
                 walk(i + 1)
         walk(0)
         return out
+
+    def _card_count(self, e: A.Expr) -> int:
+        """'copies x {...}': the number a constant or parameter holds."""
+        value, t = self._value(e)
+        self._expect(t, T.NUMBER, e.pos, "a number of copies")
+        if value is None or value < 0:
+            self.err(f"a number of copies cannot be {value}", e.pos)
+        return value
 
     def _zone(self, z: A.ZoneDecl):
         self._check_free(z.name, z.pos)
