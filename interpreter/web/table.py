@@ -137,7 +137,8 @@ class Table:
         it is and show the compile error (file:line:col). True if the table restarted."""
         s = self.settings
         try:
-            game = load_game(s["rules"], players=s["players"], variants=tuple(s.get("variants", ())))
+            game = load_game(s["rules"], players=s["players"], variants=tuple(s.get("variants", ())),
+                             params=s.get("params"))
         except RulesError as e:
             self.error = e.render()
             self.version += 1
