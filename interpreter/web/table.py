@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from dsl import RulesError, RulesRuntimeError
+from dsl.params import param_texts
 
 from ..agents import make_agent
 from ..engine import Game, GameError, State, load_game
@@ -168,7 +169,8 @@ class Table:
     # ── what goes over the wire ────────────────────────────────────────────
     def info(self) -> dict:
         return {"table": self.id, "title": self.game.title, "game_no": self.game_no, "step": self.step,
-                "names": self.names(), "seats": self.seats, "error": self.error}
+                "names": self.names(), "seats": self.seats, "error": self.error,
+                "settings": param_texts(self.game.params, self.game.program.param_info)}
 
     def frame(self, seat: int | None) -> dict:
         seat = None if seat in (None, SPECTATOR) else seat
