@@ -125,6 +125,7 @@ class Parameters:
         for name in self.param_values:
             if name not in declared:
                 known = ", ".join(declared) or "none"
+                close = did_you_mean(str(name), declared)
                 raise RulesError(f"unknown parameter '{name}'", None,
-                                 did_you_mean(str(name), declared) or f"this game's parameters: {known}")
+                                 (f"{close} " if close else "") + f"this game's parameters: {known}")
         return {i.name: self.consts[i.name][0] for i in self.param_info}
