@@ -38,7 +38,7 @@ class Declarations:
         chosen = list(dict.fromkeys(self.requested))
         for v in variants.values():
             if v.name not in chosen and v.when is not None:
-                value, t = self._value(v.when)
+                value, t = self._when_value(v.when)
                 self._expect(t, T.BOOL, v.when.pos, "a variant's 'when'")
                 if value:
                     chosen.append(v.name)

@@ -119,6 +119,18 @@ class Parameters:
         self.param_info.append(info)
         self.consts[d.name] = (value, t)
 
+    def _when_value(self, e: A.Expr):
+        """A variant's 'when', worked out before the parameters are: reading one is told why it cannot."""
+        try:
+            return self._value(e)
+        except RulesError as err:
+            m = re.fullmatch(r"unknown name '(\w+)'", err.message)
+            if m and any(isinstance(i, A.ParamDecl) and i.name == m.group(1) for i in self.rules.items):
+                err.message = (f"a variant's 'when' cannot read the parameter '{m.group(1)}': the variants are "
+                               f"chosen before the parameters are set")
+                err.hint = "test the parameter with 'if' where the rules differ, or choose the variant by name"
+            raise
+
     def _params_in_force(self) -> dict:
         """After the declarations: every value given names a parameter; the values in force."""
         declared = [i.name for i in self.param_info]

@@ -87,6 +87,15 @@ def test_a_variant_may_change_a_parameters_default():
     assert load_game_text(text, 2, ["big"], params={"hand_size": 1}).params["hand_size"] == 1
 
 
+def test_a_variants_when_cannot_read_a_parameter_and_says_why():
+    with pytest.raises(RulesError) as e:
+        load_game_text(SETTINGS + "variant big when hand_size > 4:\n    const total = 1\n", 2)
+    assert "a variant's 'when' cannot read the parameter 'hand_size'" in e.value.message
+    assert e.value.pos.line == 24 and "choose the variant by name" in e.value.hint
+    with pytest.raises(RulesError, match="unknown name 'hand_sise'"):
+        load_game_text(SETTINGS + "variant big when hand_sise > 4:\n    const total = 1\n", 2)
+
+
 BAD_DECLARATIONS = [
     ("param t: number = 5000 from 100 to 1000", "the default of parameter 't', 5000, is not from 100 to 1000"),
     ("param t: number = 5 from 1 to yes", "a parameter's bound must be a number, but this is a yes/no"),
