@@ -106,7 +106,8 @@ class Game:
         return out
 
     def __repr__(self):
-        v = (f" variants={list(self.variants)}" if self.variants else "") + (f" params={self.params}" if self.params else "")
+        v = f" variants={list(self.variants)}" if self.variants else ""
+        v += f" params={self.params}" if self.params else ""
         return f"<Game {self.title!r} players={self.players}{v}>"
 
     def num_players(self) -> int:
