@@ -44,10 +44,9 @@ class ParamInfo:
 
     def parse(self, given) -> Any:
         """The value of ``given`` (text, or the value itself), checked; a RulesError says what is wrong."""
-        shown = given if isinstance(given, str) else repr(given)
-        bad = RulesError(f"parameter '{self.name}' takes {self.describe()}, not {shown!r}"
-                         if isinstance(given, str) else f"parameter '{self.name}' takes {self.describe()}, not {shown}",
-                         None, f"its default is {self.text(self.default)}")
+        shown = repr(given) if len(repr(given)) <= 40 else repr(given)[:40] + "…"
+        bad = RulesError(f"parameter '{self.name}' takes {self.describe()}, not {shown}", None,
+                         f"its default is {self.text(self.default)}")
         if self.type == T.NUMBER:
             if isinstance(given, str) and re.fullmatch(r"\s*[-+]?[0-9]{1,30}\s*", given):
                 value = int(given)
@@ -70,12 +69,6 @@ class ParamInfo:
         if isinstance(given, str):
             bad.hint = did_you_mean(given.strip(), self.choices) or bad.hint
         raise bad
-
-    def summary(self) -> str:
-        """'target: number from 100 to 1000, default 500' (for tools and rulebooks)."""
-        kind = {T.NUMBER: "number", T.BOOL: "yes/no"}.get(self.type) or T.describe(self.type)
-        bounds = f" from {self.low} to {self.high}" if self.low is not None else ""
-        return f"{self.name}: {kind}{bounds}, default {self.text(self.default)}"
 
 
 def param_texts(params: dict, info: list) -> str:
