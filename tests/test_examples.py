@@ -530,14 +530,13 @@ def law77(level: int, strain: str, risk: str, vul: bool, tricks: int) -> int:
     return score
 
 
-@pytest.mark.parametrize("variants", [(), ("north_south_vulnerable",), ("east_west_vulnerable",),
-                                      ("north_south_vulnerable", "east_west_vulnerable")])
-def test_bridge_scores_by_law_77(variants):
+@pytest.mark.parametrize("vulnerable", ["nobody", "north_south", "east_west", "both"])
+def test_bridge_scores_by_law_77(vulnerable):
     """Random deals with mostly low auctions (a call is a pass two times in three, a double or
     redouble is made when it may be, half the time), and a play in which the declarer plays high
     and the defenders low, half the time: each side's score is the one Law 77 gives, worked out
     again here."""
-    g = game("bridge.rules", 4, variants)
+    g = load_game(EXAMPLES / "bridge.rules", players=4, params={"vulnerable": vulnerable})
     seen = set()
     for seed in range(150):
         state = g.new_initial_state(seed=seed)
@@ -565,7 +564,7 @@ def test_bridge_scores_by_law_77(variants):
         declarer = state.var("declarer")
         side = declarer % 2
         tricks = state.var("tricks", side) + state.var("tricks", side + 2)
-        vul = ("north_south_vulnerable" if side == 0 else "east_west_vulnerable") in variants
+        vul = vulnerable in ("both", ["north_south", "east_west"][side])
         want = law77(level, strain, state.var("risk"), vul, tricks)
         assert returns[side] == returns[side + 2] == want, (seed, level, strain, state.var("risk"), tricks)
         assert returns[1 - side] == returns[3 - side] == -want
