@@ -26,9 +26,10 @@ from .ir import ret
 from .lower import Statements
 from .program import Budget, Decision, Program, Template, VarInfo, ZoneInfo
 from .scope import Scope
+from .teams import Teams
 
 
-class Compiler(Declarations, Expressions, Calls, Statements):
+class Compiler(Declarations, Expressions, Calls, Statements, Teams):
     def __init__(self, rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False):
         self.allow_leaks = allow_leaks
         self.rules = rules
@@ -115,6 +116,7 @@ class Compiler(Declarations, Expressions, Calls, Statements):
         if self.zones[0].owner is not None:
             self.err("the first zone holds every card at the start, so it cannot be a per-player zone",
                      zones[0].pos, "declare a shared zone such as 'zone deck: facedown' first")
+        self._teams(first("TeamsDecl"))
         for s in by_type.get("StateDecl", []):
             self._state(s)
         for d in by_type.get("DefineDecl", []):
@@ -138,7 +140,9 @@ class Compiler(Declarations, Expressions, Calls, Statements):
             score = self._player_fn(sd.var, sd.expr, T.NUMBER, "the score")
         winner_keys = []
         wd = first("WinnersDecl")
-        if wd is not None:
+        if wd is not None and wd.team:
+            winner_keys = self._team_winner_keys(wd)
+        elif wd is not None:
             for kind, e in wd.orders:
                 fn = self._player_fn(wd.var, e, T.NUMBER, "a winners order")
                 winner_keys.append((1 if kind == "highest" else -1, fn))
@@ -167,7 +171,7 @@ class Compiler(Declarations, Expressions, Calls, Statements):
         variables = {("g", i): v for i, v in self.globals.values()}
         variables.update({("pv", i): v for i, v in self.pvars.values()})
         variables.update({("cv", i): v for i, v in self.cvars.values()})
-        for key, dom in facts.domains(self.ir_bodies, variables, self.kinds, self.N).items():
+        for key, dom in facts.domains(self.ir_bodies, variables, self.kinds, self.N, len(self.team_names)).items():
             # what holds no secret (a hidden flag worked out from public play) is never redrawn
             variables[key].domain = dom if key in secret else None
 
@@ -182,7 +186,8 @@ class Compiler(Declarations, Expressions, Calls, Statements):
             decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
             heuristic=heuristic, frame_types=[self.frame_types.get(i, {}) for i in range(len(self.procs))],
             invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
-            min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined)
+            min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined,
+            **self._team_fields())
 
 
     def _return(self, node, pos):

@@ -116,6 +116,12 @@ class Program:
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
     warnings: list = attrs.Factory(list)      # leaks found, with allow_leaks (dsl.infoflow)
     frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
+    # partnerships (dsl.teams): how each team reads, each seat's team at the start, the player value
+    # holding each seat's team, and each team state as (name, type, first global slot: one per team)
+    teams: list = attrs.Factory(list)
+    team_seats: list | None = None
+    team_var: int | None = None
+    team_state: list = attrs.Factory(list)
 
 
 class NoLegalAction(RulesRuntimeError):

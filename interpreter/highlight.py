@@ -17,7 +17,7 @@ from pathlib import Path
 GROUPS = {
     "storage.type.declaration.rules": ["game", "players", "kind", "cards", "shown", "zone", "state", "const",
                                        "define", "procedure", "flow", "score", "winners", "heuristic",
-                                       "invariant", "variant"],
+                                       "invariant", "variant", "teams", "team"],
     "storage.modifier.visibility.rules": ["public", "owner", "facedown", "hidden", "per"],
     "support.type.rules": ["number", "text", "list", "card", "player"],
     "keyword.control.rules": ["if", "elif", "else", "repeat", "times", "while", "for", "pass", "end"],
