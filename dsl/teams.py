@@ -81,8 +81,6 @@ class Teams:
                      "read it as p.team; choose another name for this value")
         if not self.team_names:
             self.err("team state needs teams, and this game declares none", s.pos, NO_TEAMS_HINT)
-        if s.name in self.tvars:
-            self.err(f"team state '{s.name}' is declared twice", s.pos)
         if s.visibility != "public":
             self.err("team state is public: every seat sees each team's values", s.pos,
                      "leave out ', " + s.visibility + "', or keep a secret in 'player state ..., owner'")
