@@ -305,3 +305,14 @@ def test_random_games_with_teams_replay_and_round_trip():
             assert State.from_json(game, json.loads(json.dumps(state.to_json()))) == state
         assert game.replay(seed, state.history()) == state
         assert len(state.winners()) == 2 and sum(state.returns()) == 2
+
+
+def test_rulesrun_check_passes_on_the_partnership_games(tmp_path, capsys):
+    """The property tests (leaks, resampling, clones, JSON, replays) hold with team state and p.team."""
+    from interpreter.cli import main
+    from tests.test_docs import _files
+    for name, text in (("partners.rules", _files()["partners.rules"]), ("pick.rules", PICK)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        code = main(["check", str(tmp_path / name), "--players", "4", "--games", "8", "--no-coverage"])
+        out = capsys.readouterr().out
+        assert code == 0 and "properties hold" in out and "FAILED" not in out, out
