@@ -316,3 +316,19 @@ def test_rulesrun_check_passes_on_the_partnership_games(tmp_path, capsys):
         code = main(["check", str(tmp_path / name), "--players", "4", "--games", "8", "--no-coverage"])
         out = capsys.readouterr().out
         assert code == 0 and "properties hold" in out and "FAILED" not in out, out
+
+
+def test_the_bridges_give_team_choices_ids_and_show_teams_in_the_tensor():
+    pytest.importorskip("numpy", reason="the bridges' tensors need numpy (pip install 'rulesrun[gym]')")
+    from interpreter.bridges import ActionSpace, Encoder, Table
+    game = load_game_text(PICK, players=4)
+    space = ActionSpace(game)
+    table = Table(space, game.new_initial_state(seed=1))
+    table.apply_id(next(i for i in table.legal_ids() if space.text(i) == "partner Player 3"))
+    assert sorted(space.text(i) for i in table.legal_ids()) == ["score for Team 1", "score for Team 2"]
+    enc = Encoder(space)
+    players = enc.split(enc.tensor(table, 1))["players"]
+    # seen from Player 2: rows by seat from Player 2 on, one column per team (and none for 'points')
+    assert players.tolist() == [[0, 1], [1, 0], [0, 1], [1, 0]]
+    table.apply_id(next(i for i in table.legal_ids() if space.text(i) == "score for Team 2"))
+    assert table.is_terminal() and table.state.winners() == [1, 3]

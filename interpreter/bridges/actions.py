@@ -162,6 +162,8 @@ class ActionSpace:
             return list(range(self.nclasses)) + none
         if t == "player":
             return list(range(self.players)) + none
+        if t == "team":
+            return list(range(len(self.prog.teams))) + none
         if t == "bool":
             return [True, False]
         if t.startswith("enum:"):
@@ -302,11 +304,13 @@ class ActionSpace:
 
     def _show(self, t: str, key) -> str:
         if key == _NONE_KEY:
-            return {"card": "nothing", "player": "nobody"}.get(t, "none")
+            return {"card": "nothing", "player": "nobody", "team": "no team"}.get(t, "none")
         if t == "card":
             return self.class_names[key]
         if t == "player":
             return self.prog.player_names[key]
+        if t == "team":
+            return self.prog.teams[key]
         if t == "bool":
             return "yes" if key else "no"
         return str(key)
