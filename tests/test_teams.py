@@ -332,3 +332,14 @@ def test_the_bridges_give_team_choices_ids_and_show_teams_in_the_tensor():
     assert players.tolist() == [[0, 1], [1, 0], [0, 1], [1, 0]]
     table.apply_id(next(i for i in table.legal_ids() if space.text(i) == "score for Team 2"))
     assert table.is_terminal() and table.state.winners() == [1, 3]
+
+
+def test_the_web_frame_carries_the_teams():
+    from interpreter.web.views import Display, frame
+    game = load_game_text(DUO, players=4)
+    state = game.new_initial_state(seed=2)
+    for seat in (None, 1):
+        view = frame(state, seat, Display(game), {})
+        assert [t["name"] for t in view["teams"]] == ["North-South", "East-West"]
+        assert view["teams"][1]["members"] == ["Player 2", "Player 4"] and view["teams"][1]["points"] == 0
+        assert view["state"] == {}
