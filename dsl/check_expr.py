@@ -119,7 +119,7 @@ class Expressions:
             v, t = self.consts[name]
             return K(v), t
         if name in self.enum_values:
-            return K(name), T.enum(self.enum_values[name])
+            return K(self.enum_text[name]), T.enum(self.enum_values[name])
         if name in self.team_index:
             return K(self.team_index[name]), T.TEAM
         if name in self.kinds:
