@@ -280,7 +280,7 @@ class _Builder(Transformer):
         return True
 
     def team_entry(self, meta, c):
-        return (str(c[0]), c[1].value[1:-1] if c[1] is not None else str(c[0]).replace("_", " "), self._tpos(c[0]))
+        return (str(c[0]), self._plain(c[1]) if c[1] is not None else str(c[0]), self._tpos(c[0]))
 
     def teams_decl(self, meta, c):
         if len(c) == 1 and isinstance(c[0], Token):

@@ -343,3 +343,45 @@ def test_the_web_frame_carries_the_teams():
         assert [t["name"] for t in view["teams"]] == ["North-South", "East-West"]
         assert view["teams"][1]["members"] == ["Player 2", "Player 4"] and view["teams"][1]["points"] == 0
         assert view["state"] == {}
+
+
+CALL = '''\
+game "Call"
+players 4
+cards:
+    rank: number
+    for rank in 1 to 4
+zone deck: facedown
+teams North_South, East_West shown as "East-West"
+team state points: number = 0
+flow:
+    player 2 chooses:
+        t from teams as "back":
+            t.points += 2
+        "pass":
+            pass
+    player 3.team = none
+    announce "{members(North_South)}, {player 3.team}"
+    announce "{partner(player 3)}"
+winners team t by highest t.points
+'''
+
+
+def test_a_choice_block_picks_a_team_and_a_player_may_have_no_team():
+    game = load_game_text(CALL, players=4)
+    state = game.new_initial_state(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["back North_South", "back East-West", "pass"]
+    with pytest.raises(RulesRuntimeError) as info:
+        state.apply_action("back East-West")
+    assert "partner() of Player 3, who is in no team" in info.value.message and info.value.pos.line == 17
+    game2 = load_game_text(CALL.replace('    announce "{partner(player 3)}"\n', ""), players=4)
+    state = game2.new_initial_state(seed=1)
+    state.apply_action("back North_South")
+    assert state.log() == ["Player 1, no team"]
+    assert state.winners() == [0] and state.returns() == [1, 0, 0, 0]   # Player 3 left North_South
+    assert state.observation(0)["players"][2]["team"] is None
+
+
+def test_a_team_shown_as_braces_is_an_error():
+    err = error_of(DUO.replace('shown as "North-South"', 'shown as "{x}"'))
+    assert "cannot be shown as a value's name" in err.message and err.pos.line == 11
