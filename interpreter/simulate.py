@@ -199,7 +199,7 @@ def report_tables(summary: dict, info: dict) -> list[dict]:
                    "columns": ["seat", "agent", "wins:", "win rate:", "95% interval:"] + [f"{k}:" for k in stats],
                    "rows": rows,
                    "caption": (f"score = returns(); {summary['shared_wins']} of {summary['games']} games had a "
-                               f"shared win, so a seat's fair share is {_pct(summary['fair_share'])} (1/{n} = "
+                               f"shared win{' (a team win is shared by its players)' if summary.get('teams') else ''}, so a seat's fair share is {_pct(summary['fair_share'])} (1/{n} = "
                                f"{_pct(1 / n)} without shared wins); "
                                + "; ".join([f"interval above it: {', '.join(above)}"] * bool(above)
                                            + [f"below it: {', '.join(below)}"] * bool(below)
