@@ -385,3 +385,16 @@ def test_a_choice_block_picks_a_team_and_a_player_may_have_no_team():
 def test_a_team_shown_as_braces_is_an_error():
     err = error_of(DUO.replace('shown as "North-South"', 'shown as "{x}"'))
     assert "cannot be shown as a value's name" in err.message and err.pos.line == 11
+
+
+def test_a_game_saved_after_teams_were_formed_resumes_with_them(tmp_path):
+    (tmp_path / "pick.rules").write_text(PICK, encoding="utf-8")
+    game = load_game(tmp_path / "pick.rules", players=4)
+    target = tmp_path / "pick.yaml"
+    repl, text = run_repl(game, ["human", "random", "random", "random"], 3, ["partner Player 2", f"save {target}"])
+    assert f"Saved to {target}" in text
+    assert "Team 1  Player 1, Player 2 · points: 0" in text and "Team 2  Player 3, Player 4" in text
+    _, state, _ = open_record(target)
+    assert state == repl.state and [state.var("team", p) for p in range(4)] == [0, 0, 1, 1]
+    state.apply_action("score for Team 2")
+    assert state.winners() == [2, 3]
