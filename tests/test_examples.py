@@ -561,9 +561,8 @@ def test_bridge_scores_by_law_77(vulnerable):
         if level is None:
             assert returns == [0, 0, 0, 0]
             continue
-        declarer = state.var("declarer")
-        side = declarer % 2
-        tricks = state.var("tricks", side) + state.var("tricks", side + 2)
+        side = state.var("declarer") % 2
+        tricks = state.var("tricks of " + ["North-South", "East-West"][side])
         vul = vulnerable in ("both", ["north_south", "east_west"][side])
         want = law77(level, strain, state.var("risk"), vul, tricks)
         assert returns[side] == returns[side + 2] == want, (seed, level, strain, state.var("risk"), tricks)
