@@ -116,6 +116,7 @@ class Program:
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
     warnings: list = attrs.Factory(list)      # leaks found, with allow_leaks (dsl.infoflow)
     frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
+    colour_attr: str | None = None  # `coloured by ATTR`: the card attribute the table colours by (None: guess)
 
 
 class NoLegalAction(RulesRuntimeError):

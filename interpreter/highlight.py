@@ -15,7 +15,7 @@ from pathlib import Path
 # Each keyword of the grammar, by the TextMate scope it is shown with. Every keyword the grammar
 # has must be in exactly one group (a test checks it), so a new keyword cannot go unhighlighted.
 GROUPS = {
-    "storage.type.declaration.rules": ["game", "players", "kind", "cards", "shown", "zone", "state", "const",
+    "storage.type.declaration.rules": ["game", "players", "kind", "cards", "shown", "coloured", "zone", "state", "const",
                                        "define", "procedure", "flow", "score", "winners", "heuristic",
                                        "invariant", "variant"],
     "storage.modifier.visibility.rules": ["public", "owner", "facedown", "hidden", "per"],
