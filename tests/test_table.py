@@ -102,6 +102,9 @@ def test_coloured_by_colours_the_table_by_that_attribute(monkeypatch):
     assert "\x1b[32mblue Cloak" in by_group and "\x1b[34mgrey Magician" in by_group
     by_colour = table(load_game(MAGI, players=4))
     assert "\x1b[34mblue Crystal" in by_colour and "\x1b[33myellow Shield" in by_colour
+    monkeypatch.setenv("NO_COLOR", "1")       # NO_COLOR wins over the file's choice
+    plain = table(game)
+    assert not COLOUR_CODE.search(plain) and "blue Crystal" in plain
     # the web table draws the same colours (in CSS)
     from interpreter.web.views import CSS, Display
     web = Display(game).colour
