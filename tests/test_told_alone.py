@@ -103,3 +103,23 @@ def test_a_replay_seen_by_a_seat_shows_its_whispers_only():
     out = io.StringIO()
     ReplayViewer(g, record, None, out=out, readline=feed([])).run(to_end=True)
     assert all(f"(to Player {p + 1}) You draw {cards[p]}." in out.getvalue() for p in range(3))
+
+
+def test_a_part_of_the_log_is_read_as_the_seat_reads_it():
+    """The leak check and the OpenSpiel bridge read the log in parts (``log_since``): a private line
+    is formatted without its seat, and only for that seat (a whisper of cards, like Gachapon's
+    personal-pile draw, once crashed the twin leak test)."""
+    from interpreter.checking.leaks import new_log
+    from interpreter.observe import log_since
+    g, cards = game_and_cards()
+    s = g.new_initial_state(seed=2)
+    for seat in (0, 1, 2, None):
+        assert log_since(s, None, seat) == s.log(seat)
+    assert new_log(s, None, 1) == s.log(1) and f"You draw {cards[0]}." not in new_log(s, None, 1)
+    mark = s.ann
+    s.apply_action("done 1")
+    assert log_since(s, mark, 0) == []
+    lists = RULES.replace('announce to p "You draw {top(p.hand)}."', 'announce to p "You hold {top(p.hand, 1)}."')
+    g2 = load_game_text(lists, 3, path="whisper2.rules")
+    s2 = g2.new_initial_state(seed=2)
+    assert log_since(s2, None, 2) == s2.log(2) and f"You hold {s2.cards('hand', 2)[0]}." in s2.log(2)
