@@ -60,6 +60,11 @@ class EveryCard(Expr):
 
 
 @node
+class AllTeams(Expr):
+    pass
+
+
+@node
 class ListLit(Expr):
     items: tuple
 
@@ -162,6 +167,12 @@ class Stmt:
 
 
 @node
+class RandomPick(Expr):
+    """``random from SOURCE``: a value chosen by chance (only as the right side of let / '=')."""
+    source: Expr
+
+
+@node
 class Let(Stmt):
     name: str
     expr: Expr
@@ -243,6 +254,11 @@ class Pass(Stmt):
 @node
 class EndGame(Stmt):
     pass
+
+
+@node
+class Return(Stmt):
+    value: Expr | None
 
 
 @node
@@ -335,7 +351,7 @@ class AttrDecl(Decl):
 
 @node
 class CardEntry(Decl):
-    count: int
+    count: int | Expr      # a number, or a constant's or parameter's Name
     fields: tuple | None   # of (name, Expr, Pos)
     binders: tuple         # of (name, Expr)
     cond: Expr | None
@@ -368,17 +384,43 @@ class ZoneDecl(Decl):
 
 @node
 class StateDecl(Decl):
-    owner: str | None  # None (global) | player | card
+    owner: str | None  # None (global) | player | card | team
     name: str
     type: TypeRef
     default: Expr | None
     visibility: str
+
+    @property
+    def key(self):   # a team's value may share its name with a player's (team and player 'tricks')
+        return ("TeamStateDecl" if self.owner == "team" else "StateDecl", self.name)
+
+
+@node
+class TeamsDecl(Decl):
+    count: int               # how many teams
+    names: tuple             # the names in the file (() for 'teams N')
+    shown: tuple             # how each team reads in texts
+    name_pos: tuple = ()
+
+    @property
+    def key(self):
+        return ("TeamsDecl", None)
 
 
 @node
 class ConstDecl(Decl):
     name: str
     expr: Expr
+
+
+@node
+class ParamDecl(Decl):
+    """``param NAME: type = default [from low to high]``: a setting of the game, read like a const."""
+    name: str
+    type: TypeRef
+    default: Expr
+    low: Expr | None
+    high: Expr | None
 
 
 @node
@@ -428,6 +470,7 @@ class HeuristicDecl(Decl):
 class WinnersDecl(Decl):
     var: str
     orders: tuple  # of (highest|lowest, Expr)
+    team: bool = False   # 'winners team t by ...': the orders rank teams; every member wins
 
     @property
     def key(self):

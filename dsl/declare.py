@@ -11,6 +11,7 @@ from .errors import Pos, RulesError, RulesRuntimeError, did_you_mean
 from .program import VarInfo, ZoneInfo
 from .runtime import _value_key
 from .scope import Scope
+from .teams import TEAM_BUILTINS
 
 
 class Declarations:
@@ -38,7 +39,7 @@ class Declarations:
         chosen = list(dict.fromkeys(self.requested))
         for v in variants.values():
             if v.name not in chosen and v.when is not None:
-                value, t = self._value(v.when)
+                value, t = self._when_value(v.when)
                 self._expect(t, T.BOOL, v.when.pos, "a variant's 'when'")
                 if value:
                     chosen.append(v.name)
@@ -63,7 +64,8 @@ class Declarations:
     def _check_free(self, name: str, pos: Pos):
         taken = (name in self.consts or name in self.kinds or name in self.enum_values or name in self.zone_index
                  or name in self.families or name in self.globals or name in self.defines
-                 or name in self.proc_decls or name in self.BUILTINS or name in self.AGGREGATES)
+                 or name in self.proc_decls or name in self.BUILTINS or name in self.AGGREGATES
+                 or name in self.team_index or (self.team_names and name in TEAM_BUILTINS))
         if taken:
             self.err(f"the name '{name}' is already taken", pos, "choose another name")
 
@@ -122,6 +124,8 @@ class Declarations:
             return T.list_of(self._type(tr.elem))
         if tr.name in self.kinds:
             return T.enum(tr.name)
+        if tr.name == "team":
+            return self._team_type(tr)
         self.err(f"unknown type '{tr.name}'", tr.pos,
                  did_you_mean(tr.name, list(self.kinds) + list(simple)) or
                  "a type is number, yes/no, player, card, text, list of <type>, or a declared kind")
@@ -212,6 +216,7 @@ class Declarations:
                 fields.append((name, (lambda s: lambda S, L: L[s])(slot)))
 
         L = [None] * max(scope.n, 1)
+        count = e.count if isinstance(e.count, int) else self._card_count(e.count)
 
         def walk(i):
             if i == len(binders):
@@ -223,7 +228,7 @@ class Declarations:
                     if missing:
                         self.err(f"these cards have no value for {', '.join(missing)}", e.pos,
                                  "give every attribute a value, or a default in its declaration")
-                    out.extend(dict(rec) for _ in range(e.count))
+                    out.extend(dict(rec) for _ in range(count))
                 return
             _, fn, slot, pos = binders[i]
             for v in self._run_const(fn, L, pos):
@@ -231,6 +236,14 @@ class Declarations:
                 walk(i + 1)
         walk(0)
         return out
+
+    def _card_count(self, e: A.Expr) -> int:
+        """'copies x {...}': the number a constant or parameter holds."""
+        value, t = self._value(e)
+        self._expect(t, T.NUMBER, e.pos, "a number of copies")
+        if value is None or value < 0:
+            self.err(f"a number of copies cannot be {value}", e.pos)
+        return value
 
     def _zone(self, z: A.ZoneDecl):
         self._check_free(z.name, z.pos)
@@ -243,6 +256,8 @@ class Declarations:
             self.zones.append(ZoneInfo(z.name, None, None, z.visibility))
 
     def _state(self, s: A.StateDecl):
+        if s.owner == "team" or (s.owner == "player" and s.name == "team" and self.team_names):
+            return self._team_state(s)
         table = {None: self.globals, "player": self.pvars, "card": self.cvars}[s.owner]
         if s.owner is None:
             self._check_free(s.name, s.pos)
@@ -297,6 +312,9 @@ class Declarations:
             return lambda v: "nobody" if v is None else f"Player {v + 1}"
         if t == T.BOOL:
             return lambda v: "yes" if v else "no"
+        if t == T.TEAM:
+            teams = self.team_names
+            return lambda v: "no team" if v is None else teams[v]
         if T.is_list(t):
             inner = self.display(T.elem(t))
             return lambda v: ", ".join(inner(x) for x in v) if v else "nothing"

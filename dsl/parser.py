@@ -196,12 +196,16 @@ class _Builder(Transformer):
 
     def card_entry(self, meta, c):
         count, record, binders, cond = c
-        return A.CardEntry(pos=self._pos(meta), count=int(count) if count is not None else 1,
+        return A.CardEntry(pos=self._pos(meta), count=1 if count is None else count,
                            fields=record, binders=binders or (), cond=cond)
+
+    def card_count(self, meta, c):     # a number, or a name worked out when the cards are made
+        t = c[0]
+        return int(t) if t.type == "INT" else A.Name(pos=self._tpos(t), id=str(t))
 
     def card_product(self, meta, c):
         count, binders, cond = c
-        return A.CardEntry(pos=self._pos(meta), count=int(count) if count is not None else 1,
+        return A.CardEntry(pos=self._pos(meta), count=1 if count is None else count,
                            fields=None, binders=binders, cond=cond)
 
     def record(self, meta, c):
@@ -257,6 +261,10 @@ class _Builder(Transformer):
     def const_decl(self, meta, c):
         return A.ConstDecl(pos=self._pos(meta), name=str(c[0]), expr=c[1])
 
+    def param_decl(self, meta, c):
+        name, typ, default, low, high = c
+        return A.ParamDecl(pos=self._pos(meta), name=str(name), type=typ, default=default, low=low, high=high)
+
     def params(self, meta, c):
         return tuple(str(t) for t in c)
 
@@ -282,7 +290,21 @@ class _Builder(Transformer):
         return (c[0], c[1])
 
     def winners_decl(self, meta, c):
-        return A.WinnersDecl(pos=self._pos(meta), var=str(c[0]), orders=tuple(c[1:]))
+        return A.WinnersDecl(pos=self._pos(meta), var=str(c[1]), orders=tuple(c[2:]), team=c[0] is not None)
+
+    def by_team(self, meta, c):
+        return True
+
+    def team_entry(self, meta, c):
+        return (str(c[0]), self._plain(c[1]) if c[1] is not None else str(c[0]), self._tpos(c[0]))
+
+    def teams_decl(self, meta, c):
+        if len(c) == 1 and isinstance(c[0], Token):
+            n = self._int(c[0])
+            return A.TeamsDecl(pos=self._pos(meta), count=n, names=(),
+                               shown=tuple(f"Team {i + 1}" for i in range(n)))
+        return A.TeamsDecl(pos=self._pos(meta), count=len(c), names=tuple(e[0] for e in c),
+                           shown=tuple(e[1] for e in c), name_pos=tuple(e[2] for e in c))
 
     def invariant_decl(self, meta, c):
         return A.InvariantDecl(pos=self._pos(meta), text=c[0].value[1:-1], expr=c[1])
@@ -295,6 +317,9 @@ class _Builder(Transformer):
     def block(self, meta, c):
         return tuple(c)
 
+    def random_pick(self, meta, c):
+        return A.RandomPick(pos=self._pos(meta), source=c[0])
+
     def let_stmt(self, meta, c):
         return A.Let(pos=self._pos(meta), name=str(c[0]), expr=c[1])
 
@@ -305,6 +330,9 @@ class _Builder(Transformer):
         target, op, expr = c
         if not isinstance(target, (A.Name, A.Attr)):
             self._fail("only a name or an attribute like p.score can be assigned to", target.pos)
+        if isinstance(expr, A.RandomPick) and op != "=":
+            self._fail(f"'{op} random from ...' is not allowed", expr.pos,
+                       "pick into a local first: let r = random from ..., then add it")
         return A.Assign(pos=self._pos(meta), target=target, op=op, expr=expr)
 
     def bottom(self, meta, c):
@@ -382,6 +410,9 @@ class _Builder(Transformer):
 
     def pass_stmt(self, meta, c):
         return A.Pass(pos=self._pos(meta))
+
+    def return_stmt(self, meta, c):
+        return A.Return(pos=self._pos(meta), value=c[0])
 
     def end_stmt(self, meta, c):
         return A.EndGame(pos=self._pos(meta))
@@ -510,6 +541,9 @@ class _Builder(Transformer):
 
     def all_cards(self, meta, c):
         return A.EveryCard(pos=self._pos(meta))
+
+    def all_teams(self, meta, c):
+        return A.AllTeams(pos=self._pos(meta))
 
     def list_lit(self, meta, c):
         return A.ListLit(pos=self._pos(meta), items=tuple(i for i in c if i is not None))

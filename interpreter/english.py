@@ -81,6 +81,8 @@ class English:
             return f"Player {e.number}"
         if isinstance(e, A.EveryCard):
             return "all the cards"
+        if isinstance(e, A.AllTeams):
+            return "the teams"
         if isinstance(e, A.ListLit):
             return "[" + ", ".join(x(i) for i in e.items) + "]"
         if isinstance(e, A.ListComp):
@@ -242,6 +244,8 @@ class English:
             return None
         if isinstance(s, A.EndGame):
             return Step("The game ends.")
+        if isinstance(s, A.Return):
+            return Step(f"Stop here, giving back {x(s.value)}." if s.value is not None else "Stop here.")
         if isinstance(s, A.If):
             return self.if_(s, ctx)
         if isinstance(s, A.Repeat):

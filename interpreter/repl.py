@@ -15,9 +15,12 @@ from typing import Callable, TextIO
 
 from rich.markup import escape
 
+from dsl.params import param_texts
+
 from .agents import make_agent
 from .command import rulesrun_command
 from .engine import Game, GameError, State
+from .observe import team_slots
 from .hotseat import clear_for_next_player, drawn_since, rewind, undo_point
 from .options import find_card, hand_order, resolve_input
 from .record import RecordError, make_record, open_record, save_record
@@ -123,6 +126,8 @@ class Repl:
         who = ", ".join(f"{names[p]}: {k}" for p, k in enumerate(self.seats))
         variants = tuple(self.game.program.variants)
         chosen = f"; variant{'s' if len(variants) > 1 else ''} {', '.join(variants)}" if variants else ""
+        prog = self.game.program
+        chosen += f"; {param_texts(prog.params, prog.param_info)}" if prog.params else ""
         # no seed on the table while a human plays: it would give away the deck (shown at the end)
         self.say(f"{self.game.title} — {self.game.players} players ({who}){chosen}"
                  + ("" if self.humans else f"; seed {self.seed}"))
@@ -411,7 +416,8 @@ def observe_all(state: State) -> dict:
     for i, v in enumerate(prog.player_vars):
         for p in range(prog.players):
             obs["players"][p][v.name] = state.var(v.name, p)
-    obs["state"] = {v.name: state.var(v.name) for v in prog.globals}
+    of_teams = team_slots(prog)
+    obs["state"] = {v.name: state.var(v.name) for i, v in enumerate(prog.globals) if i not in of_teams}
     return obs
 
 

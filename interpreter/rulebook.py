@@ -189,7 +189,7 @@ def effective_items(rules: A.RulesFile, variants: tuple) -> list:
     return items
 
 
-def _games(path: str, rules: A.RulesFile, players: int | None, variants: tuple) -> dict:
+def _games(path: str, rules: A.RulesFile, players: int | None, variants: tuple, params=None) -> dict:
     from .engine import load_game
     decl = next((i for i in rules.items if isinstance(i, A.PlayersDecl)), None)
     if decl is None:
@@ -198,7 +198,7 @@ def _games(path: str, rules: A.RulesFile, players: int | None, variants: tuple) 
     out, first_error = {}, None
     for n in counts:
         try:
-            out[n] = load_game(path, players=n, variants=variants)
+            out[n] = load_game(path, players=n, variants=variants, params=params)
         except RulesError as e:
             if players:
                 raise
@@ -213,7 +213,7 @@ class Rulebook:
     ("table", headers, rows), ("steps", [Step]), ("list", [text]), ("diagram", dot, svg)."""
 
     def __init__(self, path: str, players: int | None = None, variants: tuple = (), diagram: bool = False,
-                 game=None):
+                 game=None, params: dict | None = None):
         self.path = path
         if game is not None:           # an already compiled game: its own text and player count
             from dsl import parse_text
@@ -221,7 +221,7 @@ class Rulebook:
             self.games = {game.players: game}
         else:
             self.rules = parse_file(path)
-            self.games = _games(path, self.rules, players, variants)
+            self.games = _games(path, self.rules, players, variants, params)
         active = set(variants)
         for g in self.games.values():
             active.update(g.program.variants)
@@ -235,7 +235,7 @@ class Rulebook:
                 (ctx.families if i.per_player else ctx.zones).add(i.name)
             elif isinstance(i, A.StateDecl) and i.owner is None:
                 ctx.globals.add(i.name)
-            elif isinstance(i, A.ConstDecl):
+            elif isinstance(i, (A.ConstDecl, A.ParamDecl)):
                 ctx.consts.add(i.name)
             elif isinstance(i, A.ProcDecl):
                 ctx.procedures.add(i.name)
@@ -273,6 +273,7 @@ class Rulebook:
         self.p(f"A game for {span} players." + (f" Variants: {', '.join(self.variants)}." if self.variants else ""))
         for text in _header_comment(self.rules.source):
             self.blocks.append(("note", text))
+        self.parameters(prog)
         self.components()
         self.zones_and_state()
         self.terms()
@@ -281,6 +282,17 @@ class Rulebook:
         self.variant_sections()
         self.p(f"This rulebook was written by `rulesrun doc` from `{self.path}`; the rules file is the "
                "authority. Notes in italics are the file's own comments.")
+
+    def parameters(self, prog):
+        """The game's parameters (dsl.params): what each takes, its default, the value in this rulebook."""
+        if not prog.param_info:
+            return
+        self.h(2, "Parameters")
+        self.p("Settings agreed before the game, each set with `--param NAME=VALUE`:")
+        self.blocks.append(("list", [
+            f"**{words(i.name)}** (`{i.name}`): {i.describe()}; {i.text(i.default)} unless set"
+            + (f" — {i.text(prog.params[i.name])} in this rulebook" if prog.params[i.name] != i.default else "") + "."
+            for i in prog.param_info]))
 
     def components(self):
         self.h(2, "Components")
@@ -311,8 +323,13 @@ class Rulebook:
                 rows.append([f"**{words(z.name)}**", "each player" if z.per_player else "shared", sees,
                              self.trailing.get(z.pos.line, "")])
             self.blocks.append(("table", ["zone", "one for", "who sees it", "note"], rows))
+        for t in self.of(A.TeamsDecl):
+            self.h(3, "The teams")
+            self.p(f"The players form {len(t.shown)} teams: {', '.join(t.shown)}. Seats alternate round the "
+                   f"table: the first player joins {t.shown[0]}, the next {t.shown[1]}, and so on round again, "
+                   f"so each team has as many players as the others.")
         for owner, heading in ((None, "What the game keeps track of"), ("player", "What each player keeps"),
-                               ("card", "What each card keeps")):
+                               ("card", "What each card keeps"), ("team", "What each team keeps")):
             states = [s for s in self.of(A.StateDecl) if s.owner == owner and s.visibility != "hidden"]
             if not states:
                 continue
@@ -366,7 +383,10 @@ class Rulebook:
                 self.notes(w)
             inner = self.ctx.but(player=w.var)
             orders = ", then ".join(f"the {kind} {self.en.expr(e, inner).replace('their ', '')}" for kind, e in w.orders)
-            self.p(f"The winners are the players with {orders}; players who tie share the win.")
+            if w.team:
+                self.p(f"The winners are every player of the team with {orders}; teams that tie share the win.")
+            else:
+                self.p(f"The winners are the players with {orders}; players who tie share the win.")
         invariants = self.of(A.InvariantDecl)
         if invariants:
             self.h(3, "Always true")
@@ -407,7 +427,7 @@ class Rulebook:
 
 
 def main(argv: list[str]) -> int:
-    from .args import _Parser, _positive
+    from .args import _Parser, _positive, add_param_flag, param_dict
     from .rulebook_render import to_html, to_markdown
     parser = _Parser(prog="rulesrun doc", description="Write a rulebook a player can read from a rules file: the "
                      "components, the table, the flow of play as numbered steps, scoring and the variants.")
@@ -416,6 +436,7 @@ def main(argv: list[str]) -> int:
                         help="the rulebook for this many players (default: every count the game allows)")
     parser.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
                         help="with this variant's rules in place (repeatable)")
+    add_param_flag(parser)
     parser.add_argument("--format", "-f", choices=("md", "html"), default=None,
                         help="Markdown or a standalone HTML page (default: from -o's suffix, else md)")
     parser.add_argument("-o", "--output", metavar="OUT", help="write to this file (default: print it)")
@@ -425,7 +446,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     fmt = args.format or ("html" if args.output and args.output.endswith((".html", ".htm")) else "md")
     try:
-        book = Rulebook(args.file, args.players, tuple(args.variant), diagram=args.diagram)
+        book = Rulebook(args.file, args.players, tuple(args.variant), diagram=args.diagram,
+                        params=param_dict(args.param))
     except RulesError as e:
         print(e.render(), file=sys.stderr)
         return 1

@@ -59,7 +59,8 @@ function render() {
   document.title = v.title + " — rulesrun";
   $("title").textContent = v.title;
   $("who").textContent = (v.seat === null ? "spectating" : "you are " + v.names[v.seat]) +
-    " · table " + v.table + (v.game_no > 1 ? " · game " + v.game_no : "") + " · step " + v.step;
+    " · table " + v.table + (v.game_no > 1 ? " · game " + v.game_no : "") + " · step " + v.step +
+    (v.settings ? " · " + v.settings : "");
   $("error").hidden = !v.error;
   $("error").textContent = v.error || "";
   // whose turn, and my moves
@@ -97,7 +98,11 @@ function render() {
     zones.appendChild(d);
   }
   $("state").replaceChildren(...Object.entries(v.state).map(([k, x]) =>
-    el("span", null, k.replace(/_/g, " ") + ": " + plain(x))));
+    el("span", null, k.replace(/_/g, " ") + ": " + plain(x))),
+  // the teams: members, then each team value
+  ...(v.teams || []).map((t) => el("span", "team", t.name + " (" + (t.members.join(", ") || "no players") + ")" +
+    Object.entries(t).filter(([k]) => k !== "name" && k !== "members")
+      .map(([k, x]) => " · " + k.replace(/_/g, " ") + ": " + plain(x)).join(""))));
   // every player's public information
   const keys = [];
   for (const p of v.players) for (const k of Object.keys(p)) if (k !== "name" && !keys.includes(k)) keys.push(k);
