@@ -117,7 +117,6 @@ class Program:
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
     warnings: list = attrs.Factory(list)      # leaks found, with allow_leaks (dsl.infoflow)
     frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
-    colour_attr: str | None = None  # `coloured by ATTR`: the card attribute the table colours by (None: guess)
     params: dict = attrs.Factory(dict)        # the game parameters in force, by name (dsl.params)
     param_info: list = attrs.Factory(list)    # each parameter's declaration (dsl.params.ParamInfo)
     # partnerships (dsl.teams): how each team reads, each seat's team at the start, the player value
@@ -126,6 +125,7 @@ class Program:
     team_seats: list | None = None
     team_var: int | None = None
     team_state: list = attrs.Factory(list)
+    colour_attr: str | None = None  # `coloured by ATTR`: the card attribute the table colours by (None: guess)
 
 
 class NoLegalAction(RulesRuntimeError):
