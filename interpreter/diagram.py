@@ -35,7 +35,7 @@ class _Dot:
             elif isinstance(i, A.ConstDecl):
                 ctx.consts.add(i.name)
             elif isinstance(i, A.KindDecl):
-                ctx.kinds[i.name] = list(i.values)
+                ctx.kinds[i.name] = list(i.texts)
         self.en = English(ctx)
         self.lines: list = []
         self.calls: list = []

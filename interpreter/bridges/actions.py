@@ -87,7 +87,7 @@ class ActionSpace:
         active = [i for i in items if isinstance(i, A.VariantDecl) and i.name in prog.variants]
         for item in items + [x for v in active for x in v.items]:
             if isinstance(item, A.KindDecl):
-                self._kinds[item.name] = list(item.values)
+                self._kinds[item.name] = list(item.texts)
             elif isinstance(item, A.ConstDecl):
                 self._consts[item.name] = item.expr
         for node in _walk(items):
