@@ -211,3 +211,18 @@ def test_kind_shown_as_errors(old, new, message):
     with pytest.raises(RulesError) as err:
         load_game_text(STRAINS.replace(old, new), 2, path="t.rules")
     assert message in err.value.message
+
+
+def test_the_rulebook_the_diagram_and_coverage_read_a_choice_block():
+    from dsl.parser import parse_text
+    from interpreter.checking.coverage import branches_of
+    from interpreter.diagram import to_dot
+    from interpreter.rulebook import rulebook_text
+    text = HEADER + textwrap.dedent(BLOCK)
+    rules = parse_text(text, "t.rules")
+    kinds = sorted(b.kind for b in branches_of(rules))
+    assert kinds.count("option") == 3
+    dot = to_dot(list(rules.items))
+    assert "draw / play / pass" in dot and '[label="pass"]' in dot
+    book = rulebook_text(make(BLOCK))
+    assert "makes one choice of these" in book and "“draw” (offered when" in book and "“pass”:" in book
