@@ -162,6 +162,12 @@ class Stmt:
 
 
 @node
+class RandomPick(Expr):
+    """``random from SOURCE``: a value chosen by chance (only as the right side of let / '=')."""
+    source: Expr
+
+
+@node
 class Let(Stmt):
     name: str
     expr: Expr
@@ -243,6 +249,11 @@ class Pass(Stmt):
 @node
 class EndGame(Stmt):
     pass
+
+
+@node
+class Return(Stmt):
+    value: Expr | None
 
 
 @node

@@ -54,6 +54,7 @@ class Compiler(Declarations, Expressions, Calls, Statements):
         self.define_cache: dict = {}
         self.proc_decls: dict[str, A.ProcDecl] = {}
         self.proc_index: dict = {}
+        self.proc_rtype: dict = {}      # (procedure, argument types) -> the type it returns, or None
         self.gen = Namespace(rules.path)
         self.next_label = 1
         self.const_budget = Budget()       # loop rounds the values worked out before the game may spend

@@ -287,6 +287,9 @@ class _Builder(Transformer):
     def block(self, meta, c):
         return tuple(c)
 
+    def random_pick(self, meta, c):
+        return A.RandomPick(pos=self._pos(meta), source=c[0])
+
     def let_stmt(self, meta, c):
         return A.Let(pos=self._pos(meta), name=str(c[0]), expr=c[1])
 
@@ -297,6 +300,9 @@ class _Builder(Transformer):
         target, op, expr = c
         if not isinstance(target, (A.Name, A.Attr)):
             self._fail("only a name or an attribute like p.score can be assigned to", target.pos)
+        if isinstance(expr, A.RandomPick) and op != "=":
+            self._fail(f"'{op} random from ...' is not allowed", expr.pos,
+                       "pick into a local first: let r = random from ..., then add it")
         return A.Assign(pos=self._pos(meta), target=target, op=op, expr=expr)
 
     def bottom(self, meta, c):
@@ -374,6 +380,9 @@ class _Builder(Transformer):
 
     def pass_stmt(self, meta, c):
         return A.Pass(pos=self._pos(meta))
+
+    def return_stmt(self, meta, c):
+        return A.Return(pos=self._pos(meta), value=c[0])
 
     def end_stmt(self, meta, c):
         return A.EndGame(pos=self._pos(meta))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from dsl import RulesError, RulesRuntimeError, compile_rules, parse_text
-from dsl.program import MAX_STEPS, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
+from dsl.program import MAX_STEPS, RANDOM, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
 STATE_FORMAT = "rulesrun-state/2"   # 2: frames hold generated code's labels and live locals
@@ -139,6 +139,11 @@ class Game:
         prog = self.program
         forced = []
         for zone_name, orders in stack.items():
+            if zone_name == "random":          # the values 'random from' picks, in order, by text
+                if isinstance(orders, str) or not all(isinstance(t, str) for t in orders):
+                    raise GameError("stack 'random' with a list of the texts of the values, like ['Player 3', '7']")
+                forced.extend([RANDOM, t] for t in orders)
+                continue
             if zone_name not in prog.zone_index:
                 raise GameError(f"cannot stack {zone_name!r}: no shared zone has that name")
             zi = prog.zone_index[zone_name]
@@ -183,7 +188,7 @@ class State:
     """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
 
     __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng", "shown",
-                 "hist", "ann", "forced", "_legal", "budget")
+                 "hist", "ann", "forced", "_legal", "budget", "ret")
 
     # ── creation ───────────────────────────────────────────────────────────
     @classmethod
@@ -359,11 +364,14 @@ class State:
         return [h for h in self.hist if isinstance(h, str)]
 
     def events(self) -> list:
-        """Every step so far: decision texts, and chance events as ("shuffle", zone, [cards, top first])."""
+        """Every step so far: decision texts, and chance events as ("shuffle", zone, [cards, top first])
+        or ("random", text) for a value picked by ``random from``."""
         out = []
         for h in self.hist:
             if isinstance(h, str):
                 out.append(h)
+            elif h[0] == "random":
+                out.append(("random", h[1]))
             else:
                 names = self._prog.card_names
                 out.append(("shuffle", self._prog.zones[h[1]].name, [names[c] for c in reversed(h[2])]))
