@@ -581,13 +581,26 @@ def test_spades_scores_follow_the_rules():
     assert hands > 12 and nils > 0 and blinds > 0
 
 
+@pytest.mark.parametrize("name", ["spades.rules", "euchre.rules"])
+def test_the_first_dealer_is_chosen_at_random(name):
+    g = game(name, 4)
+    dealers = [g.new_initial_state(seed=seed).var("dealer") for seed in range(24)]
+    assert set(dealers) == {0, 1, 2, 3}
+    s = g.new_initial_state(seed=5)
+    assert ("random", f"Player {s.var('dealer') + 1}") in s.events()
+    assert s.current_player() == (s.var("dealer") + 1) % 4      # the dealer's left speaks first
+
+
 # ── Euchre ──────────────────────────────────────────────────────────────────
 def test_euchre_points_follow_the_rules():
     """Random games: each deal's points — 1 for 3 or 4 tricks, 2 for a march, 4 for a lone march,
     2 to the defenders for a euchre — and the game ends when a side reaches 10."""
     g = game("euchre.rules", 4)
     seen_kinds = set()
-    for seed in range(15):
+    kinds = {"alone march", "march", "made", "euchred"}
+    for seed in range(100):
+        if seed >= 10 and seen_kinds == kinds:
+            break
         s = g.new_initial_state(seed=seed)
         rng = random.Random(seed)
         playing = None
@@ -620,4 +633,4 @@ def test_euchre_points_follow_the_rules():
         points = [s.var("points", p) for p in range(4)]
         assert max(points) >= 10 and min(points) < 10
         assert s.winners() == [p for p in range(4) if points[p] >= 10]
-    assert seen_kinds == {"alone march", "march", "made", "euchred"}
+    assert seen_kinds == kinds
