@@ -554,9 +554,9 @@ class Statements:
             cond = None if c.cond is None else self._cond(c.cond, scope, "a 'where' condition")
             scope.pop(c.var, saved)
             key, _ = self._option_key(et, et, c, is_zone)
-            pre.extend(self._option_list(c, src, cond, None, key, et, scope, tslot, opts))
-            options = pre[-1].value if isinstance(pre[-1], ast.Assign) else next(
-                a.value for a in pre if isinstance(a, ast.Assign) and getattr(a.targets[0], "id", "") == "_o")
+            listing = self._option_list(c, src, cond, None, key, et, scope, tslot, opts)
+            options = listing[0].value          # the pick's options, for the analyses
+            pre.extend(listing)
             if c.label_text is not None:
                 label, show = self._label_display(c, et)
             else:
@@ -592,14 +592,14 @@ class Statements:
         chosen = scope.ref(cslot, ctype)
         stop = Stop("decision", self._label(), pre, pos, chosen, self.decisions[-1])
         stop.options = options
+        bodies = [self.block(b.body, scope) for b in s.branches]     # in the order of the text
         orelse: list = []
         if pick is not None:
-            orelse = [assign(scope.ref(slot, et), scope.ref(cslot, ctype), pick.pos)] + self.block(pick.body, scope)
-        for b in reversed(s.branches):
+            orelse = [assign(scope.ref(slot, et), scope.ref(cslot, ctype), pick.pos)] + bodies[at_pick]
+        for b, body in reversed(list(zip(s.branches, bodies))):
             if b.pick is None:
-                body = self.block(b.body, scope) or [at(ast.Pass(), b.pos)]
-                orelse = [at(ast.If(test=compare(scope.ref(cslot, ctype), "==", K(b.text)), body=body,
-                                    orelse=orelse), b.pos)]
+                orelse = [at(ast.If(test=compare(scope.ref(cslot, ctype), "==", K(b.text)),
+                                    body=body or [at(ast.Pass(), b.pos)], orelse=orelse), b.pos)]
         return [stop] + orelse
 
     def _move_options(self, branches, into, scope) -> list:

@@ -188,12 +188,16 @@ class _Builder(Transformer):
 
     def card_entry(self, meta, c):
         count, record, binders, cond = c
-        return A.CardEntry(pos=self._pos(meta), count=int(count) if count is not None else 1,
+        return A.CardEntry(pos=self._pos(meta), count=1 if count is None else count,
                            fields=record, binders=binders or (), cond=cond)
+
+    def card_count(self, meta, c):     # a number, or a name worked out when the cards are made
+        t = c[0]
+        return int(t) if t.type == "INT" else A.Name(pos=self._tpos(t), id=str(t))
 
     def card_product(self, meta, c):
         count, binders, cond = c
-        return A.CardEntry(pos=self._pos(meta), count=int(count) if count is not None else 1,
+        return A.CardEntry(pos=self._pos(meta), count=1 if count is None else count,
                            fields=None, binders=binders, cond=cond)
 
     def record(self, meta, c):
@@ -248,6 +252,10 @@ class _Builder(Transformer):
 
     def const_decl(self, meta, c):
         return A.ConstDecl(pos=self._pos(meta), name=str(c[0]), expr=c[1])
+
+    def param_decl(self, meta, c):
+        name, typ, default, low, high = c
+        return A.ParamDecl(pos=self._pos(meta), name=str(name), type=typ, default=default, low=low, high=high)
 
     def params(self, meta, c):
         return tuple(str(t) for t in c)

@@ -117,6 +117,8 @@ class Program:
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
     warnings: list = attrs.Factory(list)      # leaks found, with allow_leaks (dsl.infoflow)
     frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
+    params: dict = attrs.Factory(dict)        # the game parameters in force, by name (dsl.params)
+    param_info: list = attrs.Factory(list)    # each parameter's declaration (dsl.params.ParamInfo)
 
 
 class NoLegalAction(RulesRuntimeError):
