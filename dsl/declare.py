@@ -11,6 +11,7 @@ from .errors import Pos, RulesError, RulesRuntimeError, did_you_mean
 from .program import VarInfo, ZoneInfo
 from .runtime import _value_key
 from .scope import Scope
+from .teams import TEAM_BUILTINS
 
 
 class Declarations:
@@ -63,7 +64,8 @@ class Declarations:
     def _check_free(self, name: str, pos: Pos):
         taken = (name in self.consts or name in self.kinds or name in self.enum_values or name in self.zone_index
                  or name in self.families or name in self.globals or name in self.defines
-                 or name in self.proc_decls or name in self.BUILTINS or name in self.AGGREGATES)
+                 or name in self.proc_decls or name in self.BUILTINS or name in self.AGGREGATES
+                 or name in self.team_index or (self.team_names and name in TEAM_BUILTINS))
         if taken:
             self.err(f"the name '{name}' is already taken", pos, "choose another name")
 
@@ -122,6 +124,8 @@ class Declarations:
             return T.list_of(self._type(tr.elem))
         if tr.name in self.kinds:
             return T.enum(tr.name)
+        if tr.name == "team":
+            return self._team_type(tr)
         self.err(f"unknown type '{tr.name}'", tr.pos,
                  did_you_mean(tr.name, list(self.kinds) + list(simple)) or
                  "a type is number, yes/no, player, card, text, list of <type>, or a declared kind")
@@ -237,6 +241,8 @@ class Declarations:
             self.zones.append(ZoneInfo(z.name, None, None, z.visibility))
 
     def _state(self, s: A.StateDecl):
+        if s.owner == "team" or (s.owner == "player" and s.name == "team" and self.team_names):
+            return self._team_state(s)
         table = {None: self.globals, "player": self.pvars, "card": self.cvars}[s.owner]
         if s.owner is None:
             self._check_free(s.name, s.pos)
@@ -291,6 +297,9 @@ class Declarations:
             return lambda v: "nobody" if v is None else f"Player {v + 1}"
         if t == T.BOOL:
             return lambda v: "yes" if v else "no"
+        if t == T.TEAM:
+            teams = self.team_names
+            return lambda v: "no team" if v is None else teams[v]
         if T.is_list(t):
             inner = self.display(T.elem(t))
             return lambda v: ", ".join(inner(x) for x in v) if v else "nothing"

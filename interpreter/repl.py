@@ -20,6 +20,7 @@ from dsl.params import param_texts
 from .agents import make_agent
 from .command import rulesrun_command
 from .engine import Game, GameError, State
+from .observe import team_slots
 from .hotseat import clear_for_next_player, drawn_since, rewind, undo_point
 from .options import find_card, hand_order, resolve_input
 from .record import RecordError, make_record, open_record, save_record
@@ -390,7 +391,8 @@ def observe_all(state: State) -> dict:
     for i, v in enumerate(prog.player_vars):
         for p in range(prog.players):
             obs["players"][p][v.name] = state.var(v.name, p)
-    obs["state"] = {v.name: state.var(v.name) for v in prog.globals}
+    of_teams = team_slots(prog)
+    obs["state"] = {v.name: state.var(v.name) for i, v in enumerate(prog.globals) if i not in of_teams}
     return obs
 
 

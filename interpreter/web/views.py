@@ -154,6 +154,7 @@ def frame(state, seat: int | None, display: Display, table: dict, log: list[str]
         "returns": obs.get("returns"),
         "winners": obs.get("winners"),
         "state": obs["state"],
+        "teams": obs.get("teams", []),
         "zones": obs["zones"],
         "card_state": obs.get("card_state", {}),
         "mine": mine,
