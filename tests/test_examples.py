@@ -522,6 +522,12 @@ def test_whist_honours_and_tricks_scoring():
 
 
 # ── Spades ──────────────────────────────────────────────────────────────────
+def side_value(state: State, name: str, seat: int):
+    """A partnership's value (team state) for the team of ``seat``: Players 1 and 3 are
+    North-South, Players 2 and 4 East-West."""
+    return state.var(f"{name} of {'North-South' if seat % 2 == 0 else 'East-West'}")
+
+
 def spades_side_score(bids, nils, blinds, tricks, bags):
     """What one side scores in a hand, and its bags after, by the rules in the file's header."""
     contract = sum(b for b, n in zip(bids, nils) if not n)
@@ -556,7 +562,8 @@ def test_spades_scores_follow_the_rules():
         playing = None
         while not s.is_terminal():
             if s.var("phase") == "Playing":
-                playing = {k: [s.var(k, p) for p in range(4)] for k in ("bid", "nil", "blind", "tricks", "score", "bags")}
+                playing = {k: [s.var(k, p) for p in range(4)] for k in ("bid", "nil", "blind", "tricks")}
+                playing.update({k: [side_value(s, k, p) for p in range(4)] for k in ("score", "bags")})
             hand = s.var("hand_number")
             seen = len(s.log())
             s.apply_action(rng.choice(s.legal_actions()))
@@ -571,11 +578,11 @@ def test_spades_scores_follow_the_rules():
                                                   [playing["blind"][p] for p in side], [tricks[p] for p in side],
                                                   playing["bags"][side[0]])
                     for p in side:
-                        assert s.var("score", p) == playing["score"][p] + pts
-                        assert s.var("bags", p) == bags
+                        assert side_value(s, "score", p) == playing["score"][p] + pts
+                        assert side_value(s, "bags", p) == bags
                 nils += sum(playing["nil"])
                 blinds += sum(playing["blind"])
-                scores = [s.var("score", p) for p in (0, 1)]
+                scores = [side_value(s, "score", p) for p in (0, 1)]
                 ended = (max(scores) >= 500 or min(scores) <= -200) and scores[0] != scores[1]
                 assert s.is_terminal() == ended
     assert hands > 12 and nils > 0 and blinds > 0
@@ -608,7 +615,7 @@ def test_euchre_points_follow_the_rules():
             if s.var("phase") == "Playing":
                 playing = {"maker": s.var("maker"), "alone": s.var("alone"),
                            "tricks": [s.var("tricks", p) for p in range(4)],
-                           "points": [s.var("points", p) for p in range(4)]}
+                           "points": [side_value(s, "points", p) for p in range(4)]}
             deal = s.var("deal_number")
             seen = len(s.log())
             s.apply_action(rng.choice(s.legal_actions()))
@@ -629,8 +636,8 @@ def test_euchre_points_follow_the_rules():
                     makers = ((maker + 1) % 4, (maker + 3) % 4)
                 seen_kinds.add(kind)
                 for p in range(4):
-                    assert s.var("points", p) == playing["points"][p] + (gain if p in makers else 0)
-        points = [s.var("points", p) for p in range(4)]
+                    assert side_value(s, "points", p) == playing["points"][p] + (gain if p in makers else 0)
+        points = [side_value(s, "points", p) for p in range(4)]
         assert max(points) >= 10 and min(points) < 10
         assert s.winners() == [p for p in range(4) if points[p] >= 10]
     assert seen_kinds == kinds
