@@ -28,6 +28,8 @@ CONFIGS = [
     ("examples/hearts.rules", (4,), [()]),
     ("examples/oh_hell.rules", (3, 5, 7), [(), ("no_hook",), ("up_and_down",)]),
     ("examples/whist.rules", (4,), [(), ("long_whist",)]),
+    ("examples/spades.rules", (4,), [()]),
+    ("examples/euchre.rules", (4,), [(), ("stick_the_dealer",)]),
 ]
 
 

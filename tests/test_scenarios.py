@@ -6,6 +6,7 @@ The runner knows nothing about any particular game. One YAML file is one scenari
     rules: games/magic_shop.rules     # the rules file, relative to the repository root
     players: 4
     variants: []                      # optional
+    params: {target: 200}             # optional: the game's parameters (load_game(params=...))
     seed: 1                           # optional (default 1)
     stack: {deck: [...]}              # optional: Game.new_initial_state(stack=...)
     hands: [[...], [...], ...]        # optional sugar: stack `hands_zone` (default "deck") with the
@@ -64,7 +65,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 FILES = sorted(SCENARIOS.glob("*/*.yaml"))
 
-TOP_KEYS = {"rule", "rules", "players", "variants", "seed", "stack", "hands", "deals", "hands_zone",
+TOP_KEYS = {"rule", "rules", "players", "variants", "params", "seed", "stack", "hands", "deals", "hands_zone",
             "xfail", "steps", "actions", "expect", "note"}
 STEP_KEYS = {"note", "do", "illegal", "play_until", "policy", "max_actions", "snapshot", "expect",
              "branches"}
@@ -82,10 +83,10 @@ class ScenarioError(AssertionError):
     pass
 
 
-def _game(rules: str, players: int, variants: tuple):
-    key = (rules, players, variants)
+def _game(rules: str, players: int, variants: tuple, params: dict | None = None):
+    key = (rules, players, variants, tuple(sorted((params or {}).items())))
     if key not in _GAMES:
-        _GAMES[key] = load_game(ROOT / rules, players=players, variants=variants)
+        _GAMES[key] = load_game(ROOT / rules, players=players, variants=variants, params=params or None)
     return _GAMES[key]
 
 
@@ -330,7 +331,10 @@ class Runner:
         self.data = data
         self.rel = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         variants = tuple(data.get("variants") or ())
-        self.game = _game(data["rules"], int(data["players"]), variants)
+        params = data.get("params") or {}
+        if not isinstance(params, dict):
+            raise ScenarioError(f"{self.rel}: `params` must be a mapping name -> value")
+        self.game = _game(data["rules"], int(data["players"]), variants, params)
         self.seed = int(data.get("seed", 1))
         self.stack = _stack(data, str(self.rel))
 
