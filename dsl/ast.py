@@ -358,10 +358,17 @@ class CardEntry(Decl):
 
 
 @node
+class ColouredBy(Decl):
+    """`coloured by ATTR` in the cards block: the attribute whose value colours a card at the table."""
+    name: str
+
+
+@node
 class CardsDecl(Decl):
     attrs: tuple
     shown: Str | None
     entries: tuple
+    coloured_by: "ColouredBy | None" = None   # `coloured by ATTR`: the attribute that colours a card
 
     @property
     def key(self):

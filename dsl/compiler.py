@@ -212,5 +212,6 @@ def compile_rules(rules: A.RulesFile, players: int, variants: tuple = (), allow_
     comp = Compiler(rules, players, variants, allow_leaks, params)
     with deep_rules(rules.path, rules.source):
         program = comp.compile()
+        program.colour_attr = getattr(comp, "colour_attr", None)
         program.warnings = infoflow.check(comp) if allow_leaks else []
     return program

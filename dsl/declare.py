@@ -142,6 +142,7 @@ class Declarations:
                 defaults[a.name] = value
         if not self.attrs:
             self.err("cards need at least one attribute", cd.pos, "for example 'suit: Suit'")
+        self._coloured_by(cd.coloured_by)
         records = []
         for entry in cd.entries:
             records.extend(self._card_entry(entry, defaults))
@@ -166,6 +167,20 @@ class Declarations:
         else:
             for r in records:
                 self.card_names.append(" ".join(self.display(self.attrs[n])(r[n]) for n in self.attrs))
+
+    def _coloured_by(self, cb: "A.ColouredBy | None"):
+        """`coloured by ATTR`: the table colours each card by that attribute (program.colour_attr)."""
+        self.colour_attr = None
+        if cb is None:
+            return
+        if cb.name not in self.attrs:
+            self.err(f"cards have no attribute '{cb.name}' to be coloured by", cb.pos,
+                     did_you_mean(cb.name, self.attrs)
+                     or f"the attributes are: {', '.join(self.attrs)}")
+        if T.is_list(self.attrs[cb.name]):
+            self.err(f"cards cannot be coloured by '{cb.name}': it is a list, and a card has one colour",
+                     cb.pos, "colour them by an attribute with one value, such as a kind")
+        self.colour_attr = cb.name
 
     def _card_entry(self, e: A.CardEntry, defaults: dict) -> list:
         scope = Scope()

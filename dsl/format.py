@@ -137,7 +137,8 @@ def _render(toks: list, kws) -> tuple[str, list]:
             out += " "
         cols.append(len(out))
         out += t.text
-        unary = t.kind == "op" and t.text == "-" and (prev is None or not _is_value_end(prev, kws))
+        after_dot = i >= 2 and toks[i - 2].kind == "op" and toks[i - 2].text == "."   # prev is p.NAME
+        unary = t.kind == "op" and t.text == "-" and (prev is None or not (_is_value_end(prev, kws) or after_dot))
         prev = t
     return out, cols
 

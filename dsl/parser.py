@@ -168,23 +168,31 @@ class _Builder(Transformer):
         return (c[0], c[1])
 
     def cards_decl(self, meta, c):
-        attrs_, shown, entries = [], None, []
+        attrs_, shown, entries, coloured = [], None, [], None
         for item in c:
             if isinstance(item, A.AttrDecl):
                 attrs_.append(item)
+            elif isinstance(item, A.ColouredBy):
+                if coloured is not None:
+                    self._fail("the cards say twice which attribute colours them", item.pos)
+                coloured = item
             elif isinstance(item, A.Str):
                 if shown is not None:
                     self._fail("the cards say twice how they are shown", item.pos)
                 shown = item
             else:
                 entries.append(item)
-        return A.CardsDecl(pos=self._pos(meta), attrs=tuple(attrs_), shown=shown, entries=tuple(entries))
+        return A.CardsDecl(pos=self._pos(meta), attrs=tuple(attrs_), shown=shown, entries=tuple(entries),
+                           coloured_by=coloured)
 
     def attr_decl(self, meta, c):
         return A.AttrDecl(pos=self._pos(meta), name=str(c[0]), type=c[1], default=c[2])
 
     def shown_decl(self, meta, c):
         return self._string(c[0])
+
+    def coloured_decl(self, meta, c):
+        return A.ColouredBy(pos=self._tpos(c[0]), name=str(c[0]))
 
     def card_entry(self, meta, c):
         count, record, binders, cond = c

@@ -125,6 +125,7 @@ class Program:
     team_seats: list | None = None
     team_var: int | None = None
     team_state: list = attrs.Factory(list)
+    colour_attr: str | None = None  # `coloured by ATTR`: the card attribute the table colours by (None: guess)
 
 
 class NoLegalAction(RulesRuntimeError):

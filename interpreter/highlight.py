@@ -15,9 +15,9 @@ from pathlib import Path
 # Each keyword of the grammar, by the TextMate scope it is shown with. Every keyword the grammar
 # has must be in exactly one group (a test checks it), so a new keyword cannot go unhighlighted.
 GROUPS = {
-    "storage.type.declaration.rules": ["game", "players", "kind", "cards", "shown", "zone", "state", "const",
-                                       "param", "define", "procedure", "flow", "score", "winners", "heuristic",
-                                       "invariant", "variant", "teams", "team"],
+    "storage.type.declaration.rules": ["game", "players", "kind", "cards", "shown", "coloured", "zone", "state",
+                                       "const", "param", "define", "procedure", "flow", "score", "winners",
+                                       "heuristic", "invariant", "variant", "teams", "team"],
     "storage.modifier.visibility.rules": ["public", "owner", "facedown", "hidden", "per"],
     "support.type.rules": ["number", "text", "list", "card", "player"],
     "keyword.control.rules": ["if", "elif", "else", "repeat", "times", "while", "for", "pass", "end", "return"],

@@ -174,6 +174,23 @@ def announced_cards(state, since=None, strict: bool = False, seat: int | None = 
     return out
 
 
+def log_since(state, since, seat: int | None) -> list[str]:
+    """The announcements made after ``since`` (an earlier ``state.ann``, None: all) that ``seat``
+    reads, as text, oldest first: the public ones and those told to it alone (None: public only).
+    Like ``state.log(seat)``, for a part of the log."""
+    templates = state._prog.templates
+    entries = []
+    node = state.ann
+    while node is not since and node is not None:
+        tid, vals = node[1], node[2:]
+        if not templates[tid].private:
+            entries.append((tid, vals))
+        elif seat is not None and vals[0] == seat:     # the seat is stored first
+            entries.append((tid, vals[1:]))
+        node = node[0]
+    return [state._format(e) for e in reversed(entries)]
+
+
 def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
              redraw: bool = False) -> "object":
     """A copy of ``state`` in which the cards ``seat`` cannot see are dealt out again at random among

@@ -2,8 +2,9 @@
 full, or compact when the terminal is small (a turn fits into 80×24).
 
 Everything is drawn from ``state.observation(seat)`` (a dict), so nothing here can show more than
-that seat may see. Nothing here knows a particular game: colours come from the words of a card
-attribute (``red``, ``blue``, ...), names from the file's state names.
+that seat may see. Nothing here knows a particular game: colours come from the card attribute the
+file names (``coloured by ATTR``) or from the words of one (``red``, ``blue``, ...), names from the
+file's state names.
 """
 from __future__ import annotations
 
@@ -40,9 +41,9 @@ def colour_word(word) -> str | None:
 
 
 def colour_attribute(prog) -> str | None:
-    """Which card attribute colours the cards: the file's choice (``program.colour_attr``, when the
-    language has it), else the attribute whose values are most often colour words, else the first
-    attribute of a kind (a suit), else none."""
+    """Which card attribute colours the cards: the file's choice (``coloured by ATTR`` in its cards
+    block: ``program.colour_attr``), else the attribute whose values are most often colour words,
+    else the first attribute of a kind (a suit), else none."""
     chosen = getattr(prog, "colour_attr", None)
     if chosen in prog.card_attrs:
         return chosen

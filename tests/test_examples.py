@@ -123,7 +123,46 @@ def hearts_rules(state: State) -> None:
         assert not any(points(c) for c in cards)
 
 
-EXTRA_CHECKS = {"hearts.rules": [hearts_rules]}
+def spades_rules(state: State) -> None:
+    """Spades: no spade led before spades are broken, unless the leader holds nothing else."""
+    if state.is_terminal() or state.decision_label() != "play" or state.cards("trick"):
+        return
+    hand = state.cards("hand", state.current_player())
+    if not state.var("spades_broken") and any(suit(c) != "Spades" for c in hand):
+        assert all(suit(card_of(a)) != "Spades" for a in state.legal_actions())
+
+
+BOWER_PARTNER = {"Hearts": "Diamonds", "Diamonds": "Hearts", "Clubs": "Spades", "Spades": "Clubs"}
+
+
+def euchre_suit(card: str, trump: str) -> str:
+    """The suit a Euchre card follows: the left bower (the other Jack of trump's colour) is a trump."""
+    return trump if rank(card) == 11 and suit(card) == BOWER_PARTNER[trump] else suit(card)
+
+
+def euchre_follow_suit(state: State) -> None:
+    """Euchre: follow the suit led if able, the left bower counting as a trump; the partner of a
+    lone maker is never asked to play."""
+    if state.is_terminal() or state.decision_label() != "play":
+        return
+    me = state.current_player()
+    assert not state.var("sits_out", me)
+    trick = state.cards("trick")
+    if not trick:
+        return
+    trump = state.var("trump")
+    led = euchre_suit(trick[0], trump)
+    hand = state.cards("hand", me)
+    legal = [card_of(a) for a in state.legal_actions()]
+    if any(euchre_suit(c, trump) == led for c in hand):
+        assert sorted(legal) == sorted(c for c in hand if euchre_suit(c, trump) == led), (led, legal)
+    else:
+        assert sorted(legal) == sorted(hand)
+
+
+EXTRA_CHECKS = {"hearts.rules": [hearts_rules], "spades.rules": [spades_rules]}
+# Games whose following rule is not the plain suit printed on the card.
+FOLLOW_CHECKS = {"euchre.rules": euchre_follow_suit}
 
 
 def play_random(g, seed: int, checks=()) -> State:
@@ -153,7 +192,7 @@ def play_random(g, seed: int, checks=()) -> State:
 @pytest.mark.parametrize("name,players", CASES)
 def test_random_games(name, players):
     g = game(name, players)
-    checks = [check_follow_suit] + EXTRA_CHECKS.get(name, [])
+    checks = [FOLLOW_CHECKS.get(name, check_follow_suit)] + EXTRA_CHECKS.get(name, [])
     for seed in range(GAMES_PER_COUNT):
         end = play_random(g, seed, checks)
         returns = end.returns()
@@ -172,13 +211,14 @@ def test_variants(name, variant):
         g = game(name, players, (variant,))
         assert variant in g.variants
         for seed in range(VARIANT_GAMES):
-            end = play_random(g, seed, [check_follow_suit])
+            end = play_random(g, seed, [FOLLOW_CHECKS.get(name, check_follow_suit)])
             assert len(end.returns()) == players
 
 
-def test_all_four_examples_exist():
+def test_the_examples_exist():
     names = {p.name for p in RULES}
-    assert {"oh_hell.rules", "crazy_eights.rules", "hearts.rules", "whist.rules"} <= names
+    assert {"oh_hell.rules", "crazy_eights.rules", "hearts.rules", "whist.rules", "spades.rules",
+            "euchre.rules"} <= names
 
 
 def test_api_example_script_runs(tmp_path):
@@ -569,3 +609,125 @@ def test_bridge_scores_by_law_77(vulnerable):
         assert returns[1 - side] == returns[3 - side] == -want
         seen.add((state.var("risk"), want > 0))
     assert seen == {(r, m) for r in ("undoubled", "doubled", "redoubled") for m in (True, False)}, seen
+
+
+# ── Spades ──────────────────────────────────────────────────────────────────
+def side_value(state: State, name: str, seat: int):
+    """A partnership's value (team state) for the team of ``seat``: Players 1 and 3 are
+    North-South, Players 2 and 4 East-West."""
+    return state.var(f"{name} of {'North-South' if seat % 2 == 0 else 'East-West'}")
+
+
+def spades_side_score(bids, nils, blinds, tricks, bags):
+    """What one side scores in a hand, and its bags after, by the rules in the file's header."""
+    contract = sum(b for b, n in zip(bids, nils) if not n)
+    made = sum(t for t, n in zip(tricks, nils) if not n)
+    new_bags = sum(t for t, n in zip(tricks, nils) if n)          # a Nil bidder's tricks are bags
+    points = 0
+    if contract > 0:
+        if made >= contract:
+            points += 10 * contract
+            new_bags += made - contract
+        else:
+            points -= 10 * contract
+    for n, b, t in zip(nils, blinds, tricks):
+        if n:
+            points += (200 if b else 100) * (1 if t == 0 else -1)
+    points += new_bags
+    bags += new_bags
+    if bags >= 10:
+        bags -= 10
+        points -= 100
+    return points, bags
+
+
+def test_spades_scores_follow_the_rules():
+    """Random games: every hand's score and bags for each side, worked out again from the bids
+    and the tricks; the game ends exactly when a side reaches 500 or falls to -200."""
+    g = game("spades.rules", 4)
+    hands = nils = blinds = 0
+    for seed in range(12):
+        s = g.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        playing = None
+        while not s.is_terminal():
+            if s.var("phase") == "Playing":
+                playing = {k: [s.var(k, p) for p in range(4)] for k in ("bid", "nil", "blind", "tricks")}
+                playing.update({k: [side_value(s, k, p) for p in range(4)] for k in ("score", "bags")})
+            hand = s.var("hand_number")
+            seen = len(s.log())
+            s.apply_action(rng.choice(s.legal_actions()))
+            if s.is_terminal() or s.var("hand_number") != hand:
+                hands += 1
+                last = next(line for line in s.log()[seen:] if "wins the trick" in line)
+                tricks = list(playing["tricks"])
+                tricks[int(last.split()[1]) - 1] += 1
+                assert sum(tricks) == 13
+                for side in ((0, 2), (1, 3)):
+                    pts, bags = spades_side_score([playing["bid"][p] for p in side], [playing["nil"][p] for p in side],
+                                                  [playing["blind"][p] for p in side], [tricks[p] for p in side],
+                                                  playing["bags"][side[0]])
+                    for p in side:
+                        assert side_value(s, "score", p) == playing["score"][p] + pts
+                        assert side_value(s, "bags", p) == bags
+                nils += sum(playing["nil"])
+                blinds += sum(playing["blind"])
+                scores = [side_value(s, "score", p) for p in (0, 1)]
+                ended = (max(scores) >= 500 or min(scores) <= -200) and scores[0] != scores[1]
+                assert s.is_terminal() == ended
+    assert hands > 12 and nils > 0 and blinds > 0
+
+
+@pytest.mark.parametrize("name", ["spades.rules", "euchre.rules"])
+def test_the_first_dealer_is_chosen_at_random(name):
+    g = game(name, 4)
+    dealers = [g.new_initial_state(seed=seed).var("dealer") for seed in range(24)]
+    assert set(dealers) == {0, 1, 2, 3}
+    s = g.new_initial_state(seed=5)
+    assert ("random", f"Player {s.var('dealer') + 1}") in s.events()
+    assert s.current_player() == (s.var("dealer") + 1) % 4      # the dealer's left speaks first
+
+
+# ── Euchre ──────────────────────────────────────────────────────────────────
+def test_euchre_points_follow_the_rules():
+    """Random games: each deal's points — 1 for 3 or 4 tricks, 2 for a march, 4 for a lone march,
+    2 to the defenders for a euchre — and the game ends when a side reaches 10."""
+    g = game("euchre.rules", 4)
+    seen_kinds = set()
+    kinds = {"alone march", "march", "made", "euchred"}
+    for seed in range(100):
+        if seed >= 10 and seen_kinds == kinds:
+            break
+        s = g.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        playing = None
+        while not s.is_terminal():
+            if s.var("phase") == "Playing":
+                playing = {"maker": s.var("maker"), "alone": s.var("alone"),
+                           "tricks": [s.var("tricks", p) for p in range(4)],
+                           "points": [side_value(s, "points", p) for p in range(4)]}
+            deal = s.var("deal_number")
+            seen = len(s.log())
+            s.apply_action(rng.choice(s.legal_actions()))
+            new = s.log()[seen:]
+            if (s.is_terminal() or s.var("deal_number") != deal) and not any("thrown in" in line for line in new):
+                last = next(line for line in new if "wins the trick" in line)
+                tricks = list(playing["tricks"])
+                tricks[int(last.split()[1]) - 1] += 1
+                maker = playing["maker"]
+                makers = (maker, (maker + 2) % 4)
+                taken = sum(tricks[p] for p in makers)
+                if taken == 5:
+                    kind, gain = ("alone march", 4) if playing["alone"] else ("march", 2)
+                elif taken >= 3:
+                    kind, gain = "made", 1
+                else:
+                    kind, gain = "euchred", 2
+                    makers = ((maker + 1) % 4, (maker + 3) % 4)
+                seen_kinds.add(kind)
+                for p in range(4):
+                    assert side_value(s, "points", p) == playing["points"][p] + (gain if p in makers else 0)
+        points = [side_value(s, "points", p) for p in range(4)]
+        assert max(points) >= 10 and min(points) < 10
+        assert s.winners() == [p for p in range(4) if points[p] >= 10]
+    assert seen_kinds == kinds

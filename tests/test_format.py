@@ -181,6 +181,11 @@ def test_layout_rules():
         "\n    # the end\n    x = max(x, 1) - 2\nscore(p) = x\nwinners p by highest x\n")
 
 
+def test_a_minus_after_an_attribute_named_like_a_keyword_is_binary():
+    assert format_text("define d(p) = left(p).score -p.score\n") == "define d(p) = left(p).score - p.score\n"
+    assert format_text("define d(p) = p.team -1\n") == "define d(p) = p.team - 1\n"
+
+
 def test_comments_take_the_indentation_of_their_block():
     text = ("flow:\n    if yes:\n        pass\n          # end of the if\n  # before y\n    pass\n"
             "# top\nplayers 2\n")
