@@ -54,3 +54,4 @@ def test_oh_hell_one_hand_variant_plays_a_single_round():
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     assert state.var("round") == 1 and state.var("hand_size") == 10
+
