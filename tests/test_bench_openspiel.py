@@ -55,3 +55,13 @@ def test_oh_hell_one_hand_variant_plays_a_single_round():
         state.apply_action(state.legal_actions()[0])
     assert state.var("round") == 1 and state.var("hand_size") == 10
 
+
+
+def test_the_scaling_script_measures_magi_by_players(tmp_path, monkeypatch):
+    """benchmarks/scaling.py, players part, very short (a smoke test: figures never asserted)."""
+    from benchmarks import scaling
+
+    monkeypatch.setattr(scaling, "MAGI", ROOT / "games" / "magi.rules")
+    rows = scaling.players(0.05, 0)
+    assert [r["players"] for r in rows] == [4, 5, 6, 7, 8]
+    assert all(r["decisions_per_s"] > 0 and r["clone_bytes_per_state"] > 0 for r in rows)
