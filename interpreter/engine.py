@@ -91,6 +91,8 @@ class Game:
         g0 = [v.initial for v in program.globals]
         pv0 = [[v.initial] * program.players for v in program.player_vars]
         cv0 = [[v.initial] * ncards for v in program.card_vars]
+        if program.team_seats:      # each seat's team, alternating round the table (dsl.teams)
+            pv0[program.team_var] = list(program.team_seats)
         listy = any(isinstance(v.initial, list) for v in (*program.globals, *program.player_vars, *program.card_vars))
         self._initial = (g0, pv0, cv0, listy)
 
