@@ -231,9 +231,33 @@ HEADER = (f"{'game':<18} {'pl':>2} {'impl':<9} {'games/s':>8} {'decisions/s':>11
 
 
 def fmt(r: dict) -> str:
+    def b(key, width):      # bytes are None for OpenSpiel's C++ states
+        return f"{r[key]:>{width},}" if r[key] is not None else f"{'-':>{width}}"
     return (f"{r['game'][:18]:<18} {r['players']:>2} {r['implementation']:<9} {r['games_per_s']:>8.1f} "
             f"{r['decisions_per_s']:>11,} {r['decisions_per_game']:>8.1f} {r['clones_per_s']:>9,} "
-            f"{r['json_bytes_per_state']:>9,} {r['deep_bytes_per_state']:>9,} {r['clone_bytes_per_state']:>10,}")
+            f"{b('json_bytes_per_state', 9)} {b('deep_bytes_per_state', 9)} {b('clone_bytes_per_state', 10)}")
+
+
+def run_openspiel_pairs(args, rows: list, comparisons: list) -> dict:
+    """OpenSpiel's games beside ours (benchmarks/openspiel_pairs.py); skipped with a note without it.
+    Returns the JSON's top-level keys: ratio_engine_vs_openspiel_<game>, or openspiel_skipped."""
+    from benchmarks import openspiel_pairs
+    note = openspiel_pairs.missing_note()
+    if note:
+        print(note)
+        return {"openspiel_skipped": note}
+    out = {}
+    for key, *_ in openspiel_pairs.PAIRS:
+        got, comparison = openspiel_pairs.bench_pair(key, args.seconds, args.games, args.seed, SLICES)
+        rows.extend(got)
+        comparisons.append(comparison)
+        for r in got:
+            print(fmt(r), flush=True)
+        ratio = comparison[f"ratio_engine_vs_openspiel_{key}"]
+        out[f"ratio_engine_vs_openspiel_{key}"] = ratio
+        print(f"{'':<18} {openspiel_pairs.PLAYERS:>2} {'ratio':<9} engine/OpenSpiel: decisions/s {ratio:.2f}x, "
+              f"clones/s {comparison['ratio_engine_vs_openspiel_clones_per_s']:.2f}x", flush=True)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -245,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, help="a fixed number of games per implementation instead of --seconds")
     ap.add_argument("--seed", type=int, default=0, help="first game seed and the random pick's seed (default 0)")
     ap.add_argument("--no-reference", action="store_true", help="the engine only")
+    ap.add_argument("--openspiel", choices=("auto", "only", "no"), default="auto",
+                    help="OpenSpiel's oh_hell and crazy_eights beside examples/ (benchmarks/openspiel_pairs.py): "
+                         "auto = when no files are given and OpenSpiel is installed (default); only = just those")
     ap.add_argument("--json", type=Path, metavar="OUT", help="also write the figures as JSON")
     ap.add_argument("--profile", type=int, metavar="PLAYERS",
                     help="instead: cProfile the engine on random playouts of the first file (default Magic Shop)")
@@ -258,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     files = args.files or sorted((ROOT / "games").glob("*.rules"))
+    if args.openspiel == "only":
+        files = []
     load_before = os.getloadavg()
     rows, comparisons, errors = [], [], []
     print(f"python {platform.python_version()}, {os.cpu_count()} cpus, load average "
@@ -281,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
         except RulesError as e:   # a game that does not compile (yet) is reported, the others still run
             errors.append({"rules": str(f), "error": e.render()})
             print(f"{f}: does not compile:\n{e.render()}", file=sys.stderr)
+    openspiel = {}
+    if args.openspiel == "only" or (args.openspiel == "auto" and not args.files):
+        openspiel = run_openspiel_pairs(args, rows, comparisons)
     load_after = os.getloadavg()
     print(f"load average after: {' '.join(f'{x:.2f}' for x in load_after)}")
     if args.json:
@@ -297,6 +329,7 @@ def main(argv: list[str] | None = None) -> int:
             "results": rows,
             "comparisons": comparisons,
             "errors": errors,
+            **openspiel,
         }
         args.json.write_text(json.dumps(out, indent=2))
         print(f"wrote {args.json}")

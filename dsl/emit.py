@@ -82,10 +82,9 @@ class Namespace:
         ``_R<ref>_0`` runs it from the beginning, ``_R<ref>_<k>`` resumes it after stop k."""
         from . import passes
         entries, body = passes.resumable(body, labels, nslots)
-        hoisted = _hoisted(body)
         fns = []
         for k, stmts in enumerate(entries):
-            w = _Writer(self, hoisted)
+            w = _Writer(self, _hoisted(stmts))     # each entry reads only the lists it uses often
             code = w.block(stmts)
             fns.append(_def(f"_R{ref}_{k}", ["S", "F"], (w.head() + code) if code else [ast.Pass()]))
         self._compile(fns, what)
@@ -182,13 +181,35 @@ def _def(fname: str, params: list, body: list):
 
 def _hoisted(stmts: list) -> tuple:
     """The state's lists read into locals at the top: the zones and globals when used more than
-    once, the others when used more than eight times."""
+    once, the others when used more than eight times (a use inside a loop counts eight times)."""
     uses: dict = {}
-    for s in stmts:
-        for n in walk_exprs(s):
-            if isinstance(n, St):
-                uses[n.which] = uses.get(n.which, 0) + 1
+    _count_uses(stmts, uses, 1)
     return tuple(sorted(w for w, k in uses.items() if k > 1 and (w in ("z", "g") or k > 8)))
+
+
+def _count_uses(stmts: list, uses: dict, weight: int) -> None:
+    for s in stmts:
+        if isinstance(s, (ast.If, ast.For, ast.While)):
+            # a loop runs its body many times, unless the body stops (a decision): then it runs
+            # it about once per call of the entry
+            inner = weight if isinstance(s, ast.If) or _stops(s.body) else weight * 8
+            heads = [s.test] if not isinstance(s, ast.For) else [s.target, s.iter]
+            for head in heads:
+                _count(head, uses, inner if isinstance(s, ast.While) else weight)
+            _count_uses(s.body, uses, inner)
+            _count_uses(s.orelse, uses, weight)
+        else:
+            _count(s, uses, weight)
+
+
+def _stops(stmts: list) -> bool:
+    return any(isinstance(n, (ast.Return, Stop)) for n in _statements(stmts))
+
+
+def _count(node, uses: dict, weight: int) -> None:
+    for n in walk_exprs(node):
+        if isinstance(n, St):
+            uses[n.which] = uses.get(n.which, 0) + weight
 
 
 class _Writer:

@@ -145,6 +145,14 @@ def move_cards(S, cards, dest: int, bottom: bool = False) -> None:
     """Move a list of cards one by one, in order (to the bottom: the last ends lowest)."""
     z, loc = S.z, S.loc
     cards = list(cards)
+    if not bottom and len(cards) == len(loc) and len(set(cards)) == len(loc):
+        # every card of the game ("move every card to deck"): one by one, each would leave its zone
+        # and go on top, so the zone ends up holding them in this order and every other zone is empty
+        for zone in z:
+            zone.clear()
+        z[dest].extend(cards)
+        loc[:] = [dest] * len(loc)
+        return
     for c in (reversed(cards) if bottom else cards):
         z[loc[c]].remove(c)
         if bottom:

@@ -176,12 +176,6 @@ def cut_rewards(state, base: list) -> list[float]:
     return [0.5 * t + 0.5 * _rank(gain, p) for p, t in enumerate(total)]
 
 
-def _fast_step(S, i: int) -> None:
-    """``S.apply_action(i)`` without making action texts or recording history (for rollouts on
-    throw-away copies): the engine's own steps, fed the i-th option."""
-    S.apply_index(i)
-
-
 # ── the agents ──────────────────────────────────────────────────────────────
 class RandomAgent:
     """Picks uniformly among the legal actions, from its own seeded generator."""
@@ -384,7 +378,7 @@ class ISMCTSAgent:
                     k, child = best, kids[best]
                 i = k if index is None else index[k]
                 moves.append((mover, (did, decisions[did].display(opts[i]))))
-                _fast_step(d, i)
+                d.apply_index(i)
                 path.append((child, mover))
                 depth += 1
                 node = child
@@ -410,7 +404,7 @@ class ISMCTSAgent:
                         i = _mast_best(range(m), [(did, disp(o)) for o in opts], mast, rng)
                     if m > 1:
                         moves.append((mover, (did, decisions[did].display(opts[i]))))
-                    _fast_step(d, i)
+                    d.apply_index(i)
                     depth += 1
                     if base is not None and depth >= n_players and d.pending is not None \
                             and _primary(d) != base:

@@ -86,6 +86,15 @@ class Game:
         # option -> Action (made on first use); else None
         self._lookups = [[row.__getitem__ for row in rows] if u and not ls else None
                          for rows, u, ls in zip(self._acts, self._unique, self._listy)]
+        # the state values a new game starts with (State._start copies them)
+        ncards = len(program.card_names)
+        g0 = [v.initial for v in program.globals]
+        pv0 = [[v.initial] * program.players for v in program.player_vars]
+        cv0 = [[v.initial] * ncards for v in program.card_vars]
+        if program.team_seats:      # each seat's team, alternating round the table (dsl.teams)
+            pv0[program.team_var] = list(program.team_seats)
+        listy = any(isinstance(v.initial, list) for v in (*program.globals, *program.player_vars, *program.card_vars))
+        self._initial = (g0, pv0, cv0, listy)
 
     def _legal(self, pending) -> list:
         """The Actions of an open decision [seat, decision, options]."""
@@ -205,11 +214,15 @@ class State:
         S.z = [[] for _ in prog.zones]
         S.z[0] = list(range(ncards))
         S.loc = [0] * ncards
-        S.g = [_copy(v.initial) for v in prog.globals]
-        S.pv = [[_copy(v.initial) for _ in range(prog.players)] for v in prog.player_vars]
-        if prog.team_seats:      # each seat's team, alternating round the table (dsl.teams)
-            S.pv[prog.team_var] = list(prog.team_seats)
-        S.cv = [[_copy(v.initial) for _ in range(ncards)] for v in prog.card_vars]
+        g0, pv0, cv0, listy = game._initial
+        if listy:       # a value that is a list starts as a list of its own in each state
+            S.g = [_copy(v) for v in g0]
+            S.pv = [[_copy(v) for v in row] for row in pv0]
+            S.cv = [[_copy(v) for v in row] for row in cv0]
+        else:
+            S.g = g0[:]
+            S.pv = list(map(list.copy, pv0))
+            S.cv = list(map(list.copy, cv0))
         S.frames = [[0, 0, [None] * prog.proc_nslots[0]]]
         S.pending = None
         S.rng = seed
@@ -335,16 +348,36 @@ class State:
             shown = ", ".join(f"'{a}'" for a in legal[:8]) + (" ..." if len(legal) > 8 else "")
             raise GameError(f"'{action}' is not a legal action now; legal: {shown}") from None
 
-    def apply_index(self, i: int) -> None:
-        """Take the i-th option of the open decision without making action texts or recording it in
-        the history: for playouts on throw-away copies (bots, simulations), where only the outcome
-        counts. ``history()`` and ``replay`` do not see these steps."""
+    def num_legal_actions(self) -> int:
+        """How many options the open decision has (0 once the game is over), without making them:
+        with ``apply_index``, a playout never builds an action."""
         pending = self.pending
-        F = self.frames[-1]
-        F[2][-1] = pending[2][i]
+        return 0 if pending is None else len(pending[2])
+
+    def apply_index(self, i: int) -> None:
+        """Take the i-th of ``legal_actions()`` (0 <= i < ``num_legal_actions()``) without making
+        action texts or recording it in the history, and allocating nothing on the way to the
+        rules: for bots and playouts on throw-away copies (``clone()``), where only the outcome
+        counts. The game goes on exactly as with ``apply_action(legal_actions()[i])``, but
+        ``history()`` and ``replay`` do not see these steps."""
+        pending = self.pending
+        if pending is None:
+            raise GameError("the game is over; no more actions")
+        opts = pending[2]
+        if not 0 <= i < len(opts):
+            raise GameError(f"action number {i} is out of range (0 to {len(opts) - 1})")
+        frames = self.frames
+        F = frames[-1]
+        F[2][-1] = opts[i]               # a decision's value is the last of its frame's locals
         self.pending = None
         self._legal = None
-        self._run()
+        procs = self._prog.procs         # the run loop of _run, inlined as in apply_action
+        self.budget = MAX_STEPS
+        try:
+            while procs[F[0]][F[1]](self, F) != STOP and frames:
+                F = frames[-1]
+        except Exception as e:
+            self._failed(e)
 
     def returns(self) -> list:
         if self.pending is not None:

@@ -47,7 +47,7 @@ def test_configurations_cover_every_player_count_and_variant():
     assert got == [(2, ("two_player",)), (3, ()), (4, ())]
     oh = configurations(ROOT / "examples/oh_hell.rules")
     assert {n for n, _ in oh} == {3, 4, 5, 6, 7}
-    assert (5, ("no_hook",)) in oh and (5, ("up_and_down",)) in oh and len(oh) == 15
+    assert (5, ("no_hook",)) in oh and (5, ("up_and_down",)) in oh and (5, ("one_hand",)) in oh and len(oh) == 20
 
 
 @pytest.mark.parametrize("path", FILES)

@@ -4,6 +4,8 @@
     any(x in Z where x.a == v)     v in map(table.__getitem__, Z)
     [x.a for x in Z]               list(map(table.__getitem__, Z))
     unique(list(map(...)))         the inner list is not made: dict.fromkeys takes the map
+    [x for x in Z where x.a == v]  list(filter(by_a[v].__contains__, Z)): "follow suit if able" as a
+                                   set test in C, with by_a the cards of each value (a constant)
 
 ``v`` must not depend on the item; ``table`` is a card attribute's table (a constant).
 """
@@ -55,6 +57,10 @@ class FastPaths(ast.NodeTransformer):
             table = _attr_of(node.elt, node.target)
             if table is not None:           # [x.a for x in Z]
                 return _typed(call("list", _values(table, node.source)), rtype)
+        if node.kind == "list" and isinstance(node.elt, Local) and node.elt.key() == node.target.key():
+            found = self._filter(node)
+            if found is not None:
+                return _typed(found, rtype)
         test = node.cond if node.kind == "count" else node.elt if node.kind == "any" and node.cond is None else None
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
             table, value = _attr_of(test.left, node.target), test.comparators[0]
@@ -67,6 +73,31 @@ class FastPaths(ast.NodeTransformer):
         return node
 
     @staticmethod
+    def _filter(node: Comp):
+        """[x for x in Z if table[x] == v] as list(filter(by_value[v].__contains__, Z)), keeping Z's
+        order. ``by_value`` maps each value of the table to the frozenset of the items that have it
+        (another value: none). Dict lookup and ``==`` agree on the values of a card table."""
+        test = node.cond
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+            return None
+        table, value = _attr_of(test.left, node.target), test.comparators[0]
+        if table is None:
+            table, value = _attr_of(value, node.target), test.left
+        if table is None or not _steady(value, node.target) or not isinstance(table.value, (list, tuple)):
+            return None
+        try:
+            index = _ByValue()
+            for item, v in enumerate(table.value):
+                index.setdefault(v, set()).add(item)
+        except TypeError:           # a value that cannot be a key (a list): no fast path
+            return None
+        for v in index:
+            index[v] = frozenset(index[v])
+        members = ast.Attribute(value=ast.Subscript(value=K(index), slice=value, ctx=ast.Load()),
+                                attr="__contains__", ctx=ast.Load())
+        return call("list", call("filter", members, node.source))
+
+    @staticmethod
     def _unique(node):
         """list(dict.fromkeys(list(map(...)))): the inner list is iterated once; leave it out."""
         inner = node.args[0]
@@ -77,6 +108,18 @@ class FastPaths(ast.NodeTransformer):
                     and isinstance(arg.args[0], ast.Call) and getattr(arg.args[0].func, "id", "") == "map":
                 inner.args[0] = arg.args[0]
         return node
+
+
+class _ByValue(dict):
+    """value -> the frozenset of items that have it; a value no item has: the empty set."""
+
+    __slots__ = ()
+
+    def __missing__(self, value):
+        return _NONE
+
+
+_NONE = frozenset()
 
 
 def _typed(node, rtype):

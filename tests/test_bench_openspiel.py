@@ -1,0 +1,67 @@
+"""benchmarks/run.py beside OpenSpiel (benchmarks/openspiel_pairs.py): smoke tests. Figures are
+printed and written, never asserted (issue 20)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def test_the_pairs_run_side_by_side_and_write_their_ratios(tmp_path, capsys):
+    pytest.importorskip("pyspiel", reason="OpenSpiel is an optional extra (pip install -e '.[bench]')")
+    from benchmarks.run import main
+
+    out = tmp_path / "perf.json"
+    assert main(["--openspiel", "only", "--games", "2", "--seconds", "0.2", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    for key in ("oh_hell", "crazy_eights"):
+        assert data[f"ratio_engine_vs_openspiel_{key}"] > 0
+    impls = [(r["implementation"], r["players"]) for r in data["results"]]
+    assert impls == [("engine", 4), ("openspiel", 4)] * 2
+    oh_hell_engine, oh_hell_spiel = data["results"][:2]
+    # one hand of 10 cards on both sides: 4 bids and 40 cards played
+    assert oh_hell_engine["decisions_per_game"] == oh_hell_spiel["decisions_per_game"] == 44
+    assert oh_hell_engine["variants"] == ["one_hand", "no_hook"]
+    assert oh_hell_spiel["deep_bytes_per_state"] is None
+    assert "engine/OpenSpiel" in capsys.readouterr().out
+
+
+def test_without_openspiel_the_pairs_are_skipped_with_a_note(tmp_path, capsys, monkeypatch):
+    import importlib.util
+
+    from benchmarks.run import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pyspiel" else real(name, *a))
+    out = tmp_path / "perf.json"
+    assert main(["--openspiel", "only", "--games", "1", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert "OpenSpiel is not installed" in data["openspiel_skipped"]
+    assert "ratio_engine_vs_openspiel_oh_hell" not in data
+    assert "OpenSpiel is not installed" in capsys.readouterr().out
+
+
+def test_oh_hell_one_hand_variant_plays_a_single_round():
+    from interpreter import load_game
+
+    game = load_game(ROOT / "examples" / "oh_hell.rules", players=4, variants=("one_hand",))
+    state = game.new_initial_state(seed=3)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert state.var("round") == 1 and state.var("hand_size") == 10
+
+
+
+def test_the_scaling_script_measures_magi_by_players(tmp_path, monkeypatch):
+    """benchmarks/scaling.py, players part, very short (a smoke test: figures never asserted)."""
+    from benchmarks import scaling
+
+    monkeypatch.setattr(scaling, "MAGI", ROOT / "games" / "magi.rules")
+    rows = scaling.players(0.05, 0)
+    assert [r["players"] for r in rows] == [4, 5, 6, 7, 8]
+    assert all(r["decisions_per_s"] > 0 and r["clone_bytes_per_state"] > 0 for r in rows)

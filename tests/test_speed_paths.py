@@ -1,0 +1,102 @@
+"""Issue 20's speed paths: each one keeps play exactly as it was (tests/test_equivalence.py checks
+every step of seeded games; these check the shapes and the edge cases on their own)."""
+from __future__ import annotations
+
+import ast
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from dsl.errors import Pos
+from dsl.ir import K, Comp, Local, St, compare, sub
+from dsl.passes import fastpaths
+from interpreter import GameError, load_game, load_game_text
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+P = Pos("t.rules", 1, 1)
+TABLE = ["Red", "Blue", "Red", "Green"]
+
+
+def test_a_list_of_the_items_whose_attribute_equals_a_value_becomes_a_filter_over_a_set():
+    x = Local(1, "temp")
+    node = Comp("list", x, x, sub(St("z"), K(0)), compare(sub(K(TABLE), x), "==", Local(0, "frame")))
+    out = fastpaths.run(node)
+    # list(filter(by_colour[l0].__contains__, S.z[0]))
+    assert out.func.id == "list" and out.args[0].func.id == "filter"
+    members = out.args[0].args[0]
+    assert members.attr == "__contains__"
+    index = members.value.value.value
+    assert index["Red"] == {0, 2} and index["Blue"] == {1} and index["Purple"] == frozenset()
+    assert list(filter(index["Red"].__contains__, [3, 2, 1, 0])) == [2, 0]     # the zone's order
+    # the value on the left works too; a value that depends on the item does not
+    flipped = Comp("list", x, x, sub(St("z"), K(0)), compare(Local(0, "frame"), "==", sub(K(TABLE), x)))
+    assert fastpaths.run(flipped).args[0].func.id == "filter"
+    same = Comp("list", x, x, sub(St("z"), K(0)), compare(sub(K(TABLE), x), "==", sub(K(TABLE), x)))
+    assert fastpaths.run(same) is same
+
+
+def test_follow_suit_if_able_is_generated_as_a_set_test_and_still_follows_suit():
+    game = load_game(ROOT / "games" / "magic_shop.rules", players=4)
+    source = "\n".join(game.program.code.sources.values())
+    assert "list(filter(" in source and ".__contains__, _z[" in source
+    rng = random.Random(5)
+    state = game.new_initial_state(seed=5)
+    checked = 0
+    while not state.is_terminal():
+        trick = state.cards("trick")
+        if state.decision_label() == "play" and trick:
+            led = trick[0].split()[0]
+            hand = state.cards("hand", state.current_player())
+            follow = [c for c in hand if c.split()[0] == led]
+            assert [a.text.removeprefix("play ") for a in state.legal_actions()] == (follow or hand)
+            checked += 1
+        actions = state.legal_actions()
+        state.apply_action(actions[rng.randrange(len(actions))])
+    assert checked > 50
+
+
+MOVE_ALL = """
+game "T"
+players 2
+cards:
+    n: number
+    for n in 1 to 6
+zone deck: public
+zone pile: public
+zone hand per player: public
+flow:
+    deal 2 from deck to hand
+    move top(deck) to pile
+    move every card to pile
+    announce "{size(pile)} {size(deck)} {size(player 1.hand)}"
+    player 1 chooses c from pile as "take"
+    move c to player 1.hand
+"""
+
+
+def test_moving_every_card_empties_the_other_zones_and_keeps_the_order_of_the_cards():
+    game = load_game_text(MOVE_ALL, players=2)
+    state = game.new_initial_state(seed=1)
+    assert state.log()[-1] == "6 0 0"
+    assert state.cards("pile") == [game.card_name(c) for c in range(6)]       # every card in card order
+    assert state.loc == [game.program.zone_index["pile"]] * 6
+    state.apply_action(0)
+    assert state.cards("hand", 0) == [game.card_name(0)]
+
+
+def test_apply_index_checks_its_number_and_the_end():
+    game = load_game(ROOT / "games" / "magic_shop.rules", players=3)
+    state = game.new_initial_state(seed=1)
+    n = state.num_legal_actions()
+    assert n == len(state.legal_actions()) > 0
+    for bad in (n, -1):
+        with pytest.raises(GameError, match="out of range"):
+            state.apply_index(bad)
+    while not state.is_terminal():
+        state.apply_index(state.num_legal_actions() - 1)
+    assert state.num_legal_actions() == 0 and state.history() == []
+    with pytest.raises(GameError, match="game is over"):
+        state.apply_index(0)
