@@ -18,6 +18,7 @@ from . import ast as A
 from . import facts, infoflow
 from . import types as T
 from .builtins import Calls
+from .check_combos import Combinations
 from .check_expr import Expressions
 from .declare import Declarations
 from .emit import Namespace
@@ -28,7 +29,7 @@ from .program import Budget, Decision, Program, Template, VarInfo, ZoneInfo
 from .scope import Scope
 
 
-class Compiler(Declarations, Expressions, Calls, Statements):
+class Compiler(Declarations, Expressions, Calls, Combinations, Statements):
     def __init__(self, rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False):
         self.allow_leaks = allow_leaks
         self.rules = rules

@@ -425,7 +425,8 @@ class Statements:
         decision = Decision(label, slot, display, s.pos, "subset" if s.subset else T.describe(vt), vt, unique,
                             whole_text=s.label_text is not None)
         self.decisions.append(decision)
-        pre = self._options(s, who, src, cond, such, key, vt, did, scope, tslot)
+        plan = self._combo_plan(s, scope, et) if such is not None else None
+        pre = self._options(s, who, src, cond, such, key, vt, did, scope, tslot, plan)
         stop = Stop("decision", self._label(), pre, s.pos, scope.ref(slot, vt), decision)
         stop.options = pre[next(i for i, a in enumerate(pre) if isinstance(a, ast.Assign)
                                 and getattr(a.targets[0], "id", "") == "_o")].value   # for the analyses
@@ -467,7 +468,7 @@ class Statements:
         unique = not s.subset and (vt in (T.NUMBER, T.PLAYER, T.BOOL) or T.is_enum(vt))
         return name("_value_key"), unique
 
-    def _options(self, s, who, src, cond, such, key, vt, did, scope, tslot) -> list:
+    def _options(self, s, who, src, cond, such, key, vt, did, scope, tslot, plan=None) -> list:
         """The statements that open a decision: work out the options and set ``S.pending``."""
         pos, kpos = s.pos, K(s.pos)
         out = []
@@ -487,7 +488,9 @@ class Statements:
             out.append(assign(opts, Comp("list", tvar, scope.ref(tslot), src, cond), pos))
             if s.if_able:
                 out.append(at(ast.If(test=not_(opts), orelse=[], body=[assign(opts, call("list", src), pos)]), pos))
-        if s.subset:
+        if s.subset and plan is not None:      # a combination: generated from its shapes (dsl/combos.py)
+            out.append(assign(opts, call("_combos", opts, such, key or name("_value_key"), plan, kpos), pos))
+        elif s.subset:
             out.append(assign(opts, call("_subsets", opts, such or K(None), key or name("_value_key"), kpos), pos))
         else:
             if isinstance(key, ast.Name) and not T.is_list(vt):     # values: _value_key

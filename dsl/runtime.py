@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 
+from .combos import COMBO_RUNTIME, MAX_PLAIN
 from .program import LOOPS_TOO_LONG, MAX_ITEMS, deal, fail, fail_no_options, move_cards, move_zone, shuffle_zone
 
 
@@ -87,8 +88,9 @@ def _dedupe(opts, key):
 
 
 def _subsets(items, test, keyfn, pos):
-    if len(items) > 12:
-        fail(f"too many ways to choose a subset of {len(items)} items (at most 12 items)", pos)
+    if len(items) > MAX_PLAIN:
+        fail(f"too many ways to choose a subset of {len(items)} items (at most {MAX_PLAIN} when the "
+             f"condition does not say the combination's size or shape)", pos)
     out, seen = [], set()
     for k in range(len(items) + 1):
         for combo in itertools.combinations(items, k):
@@ -110,4 +112,5 @@ RUNTIME = {
     "shuffle_zone": shuffle_zone, "deal": deal, "_top": _top, "_position": _position, "_item": _item,
     "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": _value_key,
     "_dedupe": _dedupe, "_subsets": _subsets, "_FIRST": _FIRST, "_range": _range,
+    **COMBO_RUNTIME,
 }
