@@ -14,7 +14,7 @@ import attrs
 
 from . import ast as A
 from . import types as T
-from .ir import K, Comp, Fn, call
+from .ir import K, Comp, Fn, call, compare, ifexp
 
 COMBO_AGGREGATES = ("same", "run", "run_round", "groups", "leading")
 COMBO_HELP = {
@@ -103,9 +103,13 @@ class Combinations:
         branches = self._dnf(s.such_that, 0)
         if branches is None or not branches:
             return None
-        plan = []
+        plan, seen = [], set()
         for lits in branches:
-            entry = self._plan_branch(lits, s.var, scope, et)
+            shape = tuple(e for e in lits if self._shapely(e, s.var))
+            if shape in seen:       # a branch that differs only in a filter generates the same sets
+                continue
+            seen.add(shape)
+            entry = self._plan_branch(shape, s.var, scope, et)
             if entry is None:
                 return None
             plan.append(entry)
@@ -130,11 +134,16 @@ class Combinations:
     def _plan_branch(self, lits, var, scope, et):
         size, shapes = None, []
         for e in lits:
-            if isinstance(e, A.Compare) and e.op == "==":
+            if isinstance(e, A.Call) and e.func == "empty" and len(e.args) == 1 \
+                    and isinstance(e.args[0], A.Name) and e.args[0].id == var:
+                size = K(0) if size is None else ifexp(compare(size, "==", K(0)), size, K(-1))
+            elif isinstance(e, A.Compare) and e.op == "==":
                 for a, b in ((e.left, e.right), (e.right, e.left)):
-                    if size is None and isinstance(a, A.Call) and a.func == "size" and len(a.args) == 1 \
+                    if isinstance(a, A.Call) and a.func == "size" and len(a.args) == 1 \
                             and isinstance(a.args[0], A.Name) and a.args[0].id == var and not _mentions(b, var):
-                        size = self.num(b, scope, "a combination's size")
+                        n = self.num(b, scope, "a combination's size")
+                        # two sizes: the branch holds only where they agree (a size below 0 is skipped)
+                        size = n if size is None else ifexp(compare(size, "==", n), size, K(-1))
                         break
                     if self._over(a, var, ("groups",)) and not _mentions(b, var):
                         pattern, pt = self.expr(b, scope)
@@ -152,6 +161,16 @@ class Combinations:
             return None
         return ast.Tuple(elts=[size if size is not None else K(None), ast.List(elts=shapes, ctx=ast.Load())],
                          ctx=ast.Load())
+
+    def _shapely(self, e, var) -> bool:
+        """Whether a condition says something about the shape (the rest only filters)."""
+        if isinstance(e, A.Call):
+            return e.func == "empty" and len(e.args) == 1 and isinstance(e.args[0], A.Name) and e.args[0].id == var
+        if isinstance(e, A.Compare):
+            return e.op == "==" and any(
+                (isinstance(a, A.Call) and a.func == "size" and len(a.args) == 1 and isinstance(a.args[0], A.Name)
+                 and a.args[0].id == var) or self._over(a, var, ("groups",)) for a in (e.left, e.right))
+        return self._over(e, var, ("same", "run", "run_round"))
 
     @staticmethod
     def _over(e, var, funcs) -> bool:

@@ -210,7 +210,14 @@ def _combos(items, test, keyfn, plan, pos):
         if len(cands) > MAX_CANDIDATES:
             fail(f"too many combinations to choose from ({len(cands):,} or more)", pos)
     out, seen = [], set()
-    for idx in sorted(cands, key=lambda t: (len(t), t)):
+    order = sorted(cands, key=lambda t: (len(t), t))
+    if keyfn is None:           # every item differs from every other: no identical sets to offer once
+        picks = ([items[i] for i in idx] for idx in order)
+        out = [p for p in picks if test(p)] if test is not None else list(picks)
+        if not out:
+            fail_no_options("no combination satisfies the condition", pos)
+        return out
+    for idx in order:
         pick = [items[i] for i in idx]
         key = tuple(sorted(map(keyfn, pick)))
         if key in seen:

@@ -426,6 +426,7 @@ class Statements:
                             whole_text=s.label_text is not None)
         self.decisions.append(decision)
         plan = self._combo_plan(s, scope, et) if such is not None else None
+        plan = plan and (plan, _combo_key(key, vt, is_zone))
         pre = self._options(s, who, src, cond, such, key, vt, did, scope, tslot, plan)
         stop = Stop("decision", self._label(), pre, s.pos, scope.ref(slot, vt), decision)
         stop.options = pre[next(i for i, a in enumerate(pre) if isinstance(a, ast.Assign)
@@ -489,7 +490,7 @@ class Statements:
             if s.if_able:
                 out.append(at(ast.If(test=not_(opts), orelse=[], body=[assign(opts, call("list", src), pos)]), pos))
         if s.subset and plan is not None:      # a combination: generated from its shapes (dsl/combos.py)
-            out.append(assign(opts, call("_combos", opts, such, key or name("_value_key"), plan, kpos), pos))
+            out.append(assign(opts, call("_combos", opts, such, plan[1], plan[0], kpos), pos))
         elif s.subset:
             out.append(assign(opts, call("_subsets", opts, such or K(None), key or name("_value_key"), kpos), pos))
         else:
@@ -505,6 +506,13 @@ class Statements:
         pending = ast.List(elts=[p, K(did), opts], ctx=ast.Load())
         out.append(assign(_S("pending"), pending, pos))
         return out
+
+
+def _combo_key(key, vt, is_zone):
+    """Cards that all differ need no key when they come from a zone (it holds each card once)."""
+    if key is None and vt == T.list_of(T.CARD) and is_zone:
+        return K(None)
+    return key or name("_value_key")
 
 
 def _state_key(node):
