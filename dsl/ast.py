@@ -209,6 +209,22 @@ class Choose(Stmt):
 
 
 @node
+class Branch(Stmt):
+    """One branch of a choice block: a pick from a source (``pick``, a Choose without a player) or a
+    named move (``text``, offered when ``cond`` holds); ``body`` runs when it is chosen."""
+    pick: "Choose | None"
+    text: str | None
+    cond: Expr | None
+    body: tuple
+
+
+@node
+class ChooseBlock(Stmt):
+    player: Expr
+    branches: tuple
+
+
+@node
 class ExprStmt(Stmt):
     expr: Expr
 
@@ -302,6 +318,12 @@ class KindDecl(Decl):
     name: str
     values: tuple
     value_pos: tuple
+    shown: tuple = ()          # per value: its text when written with `shown as "..."`, else None
+
+    @property
+    def texts(self) -> tuple:
+        """The values as every text shows them (and as they are held at run time)."""
+        return tuple(s or v for v, s in zip(self.values, self.shown or (None,) * len(self.values)))
 
 
 @node

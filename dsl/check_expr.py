@@ -118,7 +118,7 @@ class Expressions:
             v, t = self.consts[name]
             return K(v), t
         if name in self.enum_values:
-            return K(name), T.enum(self.enum_values[name])
+            return K(self.enum_text[name]), T.enum(self.enum_values[name])
         if name in self.kinds:
             return K(list(self.kinds[name])), T.list_of(T.enum(name))
         if name in self.globals:

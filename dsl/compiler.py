@@ -41,6 +41,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements):
         self.consts: dict[str, tuple[Any, str]] = {}
         self.kinds: dict[str, tuple] = {}
         self.enum_values: dict[str, str] = {}
+        self.enum_text: dict[str, str] = {}     # value name -> its text (the run-time value)
         self.attrs: dict[str, str] = {}
         self.card_attrs: dict[str, list] = {}
         self.card_names: list[str] = []

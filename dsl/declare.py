@@ -70,12 +70,18 @@ class Declarations:
     # ── declarations ───────────────────────────────────────────────────────
     def _kind(self, k: A.KindDecl):
         self._check_free(k.name, k.pos)
-        for v, pos in zip(k.values, k.value_pos):
+        shown = {}
+        for v, text, pos in zip(k.values, k.texts, k.value_pos):
             if v in self.enum_values:
                 self.err(f"'{v}' is already a value of kind {self.enum_values[v]}", pos,
                          "each value name may belong to one kind only")
+            if text in shown:
+                self.err(f"'{v}' of kind {k.name} would read '{text}', as '{shown[text]}' does", pos,
+                         "give each value its own text")
+            shown[text] = v
             self.enum_values[v] = k.name
-        self.kinds[k.name] = k.values
+            self.enum_text[v] = text
+        self.kinds[k.name] = k.texts
 
     def _const_expr(self, e: A.Expr, scope: Scope):
         self.in_const = True

@@ -33,6 +33,8 @@ def sub_bodies(s) -> list:
         return [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
     if isinstance(s, (A.While, A.Repeat, A.For)):
         return [s.body]
+    if isinstance(s, A.ChooseBlock):
+        return [b.body for b in s.branches]
     return []
 
 
@@ -44,7 +46,7 @@ class Statements:
         def direct(body):
             calls, stop = set(), False
             for s in body:
-                if isinstance(s, (A.Choose, A.EndGame)):
+                if isinstance(s, (A.Choose, A.ChooseBlock, A.EndGame)):
                     stop = True
                 elif isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
                     calls.add(s.expr.func)
@@ -68,6 +70,8 @@ class Statements:
         """How many places to resume at a statement holds: decisions and resumable calls."""
         if isinstance(s, A.Choose):
             return 1
+        if isinstance(s, A.ChooseBlock):
+            return 1 + sum(self._labels(x) for b in sub_bodies(s) for x in b)
         if isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
             pname = s.expr.func
             if pname in self.inline:
@@ -433,6 +437,80 @@ class Statements:
                                 and getattr(a.targets[0], "id", "") == "_o")].value   # for the analyses
         return [stop]
 
+    def _s_ChooseBlock(self, s, scope):
+        """One decision offering a source's options (at most one branch) and named moves; the
+        chosen branch's block runs. The options are the pick's values and the moves' texts, in
+        the order the branches are written; a move is offered while its ``if`` holds."""
+        who, pt = self.expr(s.player, scope)
+        self._expect(pt, T.PLAYER, s.player.pos, "who chooses")
+        pos = s.pos
+        p, pre = self._who(who, pos)
+        opts = name("_o")
+        pick = next((b for b in s.branches if b.pick is not None), None)
+        et, options = T.TEXT, None
+        if pick is not None:
+            c = pick.pick
+            src, et, is_zone = self._source(c.source, scope)
+            if et == T.TEXT:
+                self.err("a choice block cannot pick from texts and offer named moves too", c.source.pos,
+                         "write each text as a named move: \"face up\":")
+            slot = scope.bind(c.var, et, c.pos, self)
+            tslot, saved = scope.push(c.var, et)
+            cond = None if c.cond is None else self._cond(c.cond, scope, "a 'where' condition")
+            scope.pop(c.var, saved)
+            key, _ = self._option_key(et, et, c, is_zone)
+            pre.extend(self._option_list(c, src, cond, None, key, et, scope, tslot, opts))
+            options = pre[-1].value if isinstance(pre[-1], ast.Assign) else next(
+                a.value for a in pre if isinstance(a, ast.Assign) and getattr(a.targets[0], "id", "") == "_o")
+            if c.label_text is not None:
+                label, show = self._label_display(c, et)
+            else:
+                label, base = c.label or "choose", self.display(et)
+                show = (lambda lab, f: lambda v: f"{lab} {f(v)}")(label, base)
+            display = (lambda f: lambda v: v if v.__class__ is str else f(v))(show)
+        else:
+            pre.append(assign(opts, ast.List(elts=[], ctx=ast.Load()), pos))
+            label, display = "choose", str
+        at_pick = s.branches.index(pick) if pick is not None else 0
+        before, after = s.branches[:at_pick], s.branches[at_pick + (pick is not None):]
+        if before:
+            pre.append(assign(name("_b"), ast.List(elts=[], ctx=ast.Load()), pos))
+            pre.extend(self._move_options(before, name("_b"), scope))
+            pre.append(assign(opts, binop(name("_b"), "+", opts), pos))
+        pre.extend(self._move_options(after, opts, scope))
+        who_text = binop(K("Player %d has nothing to choose from"), "%", binop(p, "+", K(1)))
+        pre.append(at(ast.If(test=not_(opts), orelse=[], body=[
+            expr_stmt(call("fail_no_options", who_text, K(pos)), pos)]), pos))
+        did = len(self.decisions)
+        ctype = "choice:" + et
+        cslot = scope.bind(f"choice@{pos.line}:{pos.column}", ctype, pos, self)
+        self.decisions.append(Decision(label, cslot, display, pos, T.describe(et) if pick else "move", ctype,
+                                       False, whole_text=True))
+        pre.append(assign(_S("pending"), ast.List(elts=[p, K(did), opts], ctx=ast.Load()), pos))
+        chosen = scope.ref(cslot, ctype)
+        stop = Stop("decision", self._label(), pre, pos, chosen, self.decisions[-1])
+        stop.options = options
+        orelse: list = []
+        if pick is not None:
+            orelse = [assign(scope.ref(slot, et), scope.ref(cslot, ctype), pick.pos)] + self.block(pick.body, scope)
+        for b in reversed(s.branches):
+            if b.pick is None:
+                body = self.block(b.body, scope) or [at(ast.Pass(), b.pos)]
+                orelse = [at(ast.If(test=compare(scope.ref(cslot, ctype), "==", K(b.text)), body=body,
+                                    orelse=orelse), b.pos)]
+        return [stop] + orelse
+
+    def _move_options(self, branches, into, scope) -> list:
+        """Each named move's text added to the list ``into`` (while its 'if' holds)."""
+        out = []
+        for b in branches:
+            add = expr_stmt(call(ast.Attribute(value=into, attr="append", ctx=ast.Load()), K(b.text)), b.pos)
+            if b.cond is not None:
+                add = at(ast.If(test=self._cond(b.cond, scope, "a move's 'if' condition"), body=[add], orelse=[]),
+                         b.pos)
+            out.append(add)
+        return out
+
     def _label_display(self, s, vt):
         """A label with {expressions}: its literal start (the decision's label), and the action
         text of an option — the whole label, worked out for that option. The expressions may
@@ -472,6 +550,19 @@ class Statements:
     def _options(self, s, who, src, cond, such, key, vt, did, scope, tslot, plan=None) -> list:
         """The statements that open a decision: work out the options and set ``S.pending``."""
         pos, kpos = s.pos, K(s.pos)
+        p, out = self._who(who, pos)
+        opts = name("_o")
+        out.extend(self._option_list(s, src, cond, such, key, vt, scope, tslot, opts))
+        if not s.subset:
+            who_text = binop(K("Player %d has nothing to choose from"), "%", binop(p, "+", K(1)))
+            out.append(at(ast.If(test=not_(opts), orelse=[], body=[
+                expr_stmt(call("fail_no_options", who_text, kpos), pos)]), pos))
+        pending = ast.List(elts=[p, K(did), opts], ctx=ast.Load())
+        out.append(assign(_S("pending"), pending, pos))
+        return out
+
+    def _who(self, who, pos) -> tuple:
+        """The seat that chooses, as a simple expression, and the statements that check it is someone."""
         out = []
         p = who
         if not simple(who):
@@ -479,8 +570,13 @@ class Statements:
             p = name("_p")
         if not isinstance(p, K):    # a seat written in the rules is never nobody
             out.append(at(ast.If(test=compare(p, "is", K(None)), orelse=[], body=[
-                expr_stmt(call("fail", K("nobody is there to choose"), kpos), pos)]), pos))
-        opts = name("_o")
+                expr_stmt(call("fail", K("nobody is there to choose"), K(pos)), pos)]), pos))
+        return p, out
+
+    def _option_list(self, s, src, cond, such, key, vt, scope, tslot, opts) -> list:
+        """The statements that work out a choice's options into ``opts`` (interchangeable ones once)."""
+        pos, kpos = s.pos, K(s.pos)
+        out = []
         if cond is None:   # the options are a list of their own: a zone's or a constant list is copied
             fresh = isinstance(src, (ast.List, Comp)) or (isinstance(src, ast.Call) and getattr(src.func, "id", "") in ("list", "_range"))
             out.append(assign(opts, src if fresh else call("list", src), pos))
@@ -500,11 +596,6 @@ class Statements:
                                          orelse=[], body=[assign(opts, call("_dedupe", opts, key), pos)]), pos))
             elif key is not None:
                 out.append(assign(opts, call("_dedupe", opts, key), pos))
-            who_text = binop(K("Player %d has nothing to choose from"), "%", binop(p, "+", K(1)))
-            out.append(at(ast.If(test=not_(opts), orelse=[], body=[
-                expr_stmt(call("fail_no_options", who_text, kpos), pos)]), pos))
-        pending = ast.List(elts=[p, K(did), opts], ctx=ast.Load())
-        out.append(assign(_S("pending"), pending, pos))
         return out
 
 

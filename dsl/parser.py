@@ -111,6 +111,14 @@ class _Builder(Transformer):
     def _fail(self, msg, pos, hint=None):
         raise RulesError(msg, pos, hint, self.source)
 
+    def _plain(self, tok: Token) -> str:
+        """A string that is a name to show, not a message: no {expressions}, not empty."""
+        raw = tok.value[1:-1]
+        if not raw.strip() or "{" in raw or "}" in raw:
+            self._fail(f"{tok.value} cannot be shown as a value's name", self._tpos(tok),
+                       "write the words to show, like \"no trump\" (no braces)")
+        return raw
+
     def _string(self, tok: Token) -> A.Str:
         raw = tok.value[1:-1]
         pos = self._tpos(tok)
@@ -151,8 +159,13 @@ class _Builder(Transformer):
         return A.PlayersDecl(pos=self._pos(meta), low=low, high=high)
 
     def kind_decl(self, meta, c):
-        return A.KindDecl(pos=self._pos(meta), name=str(c[0]), values=tuple(str(t) for t in c[1:]),
-                          value_pos=tuple(self._tpos(t) for t in c[1:]))
+        vals = c[1:]
+        return A.KindDecl(pos=self._pos(meta), name=str(c[0]), values=tuple(str(v[0]) for v in vals),
+                          value_pos=tuple(self._tpos(v[0]) for v in vals),
+                          shown=tuple(self._plain(v[1]) if v[1] is not None else None for v in vals))
+
+    def kind_value(self, meta, c):
+        return (c[0], c[1])
 
     def cards_decl(self, meta, c):
         attrs_, shown, entries = [], None, []
@@ -317,6 +330,31 @@ class _Builder(Transformer):
         return A.Choose(pos=self._pos(meta), player=player, var=str(var), source=source, cond=cond,
                         if_able=able, label=label.value[1:-1] if label else None, subset=True, such_that=such,
                         label_text=self._label(label))
+
+    def choose_block(self, meta, c):
+        player, branches = c[0], c[1:]
+        seen = {}
+        picks = [b for b in branches if b.pick is not None]
+        if len(picks) > 1:
+            self._fail("a choice block offers at most one 'NAME from SOURCE' branch", picks[1].pos,
+                       "offer the other options as named moves, or choose in two steps")
+        for b in branches:
+            if b.text is not None:
+                if b.text in seen:
+                    self._fail(f'the move "{b.text}" is offered twice', b.pos)
+                seen[b.text] = b
+        return A.ChooseBlock(pos=self._pos(meta), player=player, branches=tuple(branches))
+
+    def pick_branch(self, meta, c):
+        var, source, where, label, body = c
+        cond, able = where if where else (None, False)
+        pick = A.Choose(pos=self._pos(meta), player=None, var=str(var), source=source, cond=cond, if_able=able,
+                        label=label.value[1:-1] if label else None, label_text=self._label(label))
+        return A.Branch(pos=self._pos(meta), pick=pick, text=None, cond=None, body=body)
+
+    def move_branch(self, meta, c):
+        text, cond, body = c
+        return A.Branch(pos=self._pos(meta), pick=None, text=self._plain(text), cond=cond, body=body)
 
     def _label(self, tok):
         """A label with {expressions} in it, parsed as a text; None for a plain label."""

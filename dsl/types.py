@@ -47,7 +47,7 @@ def compatible(a: str, b: str) -> bool:
     if a == b:
         return True
     if NONE in (a, b):
-        return (a if b == NONE else b) in (PLAYER, CARD, NONE) or is_enum(a if b == NONE else b)
+        return (a if b == NONE else b) in (PLAYER, CARD, NUMBER, NONE) or is_enum(a if b == NONE else b)
     if is_list(a) and is_list(b):
         return compatible(elem(a), elem(b)) or "list:none" in (a, b)
     return False

@@ -35,7 +35,7 @@ class _Dot:
             elif isinstance(i, A.ConstDecl):
                 ctx.consts.add(i.name)
             elif isinstance(i, A.KindDecl):
-                ctx.kinds[i.name] = list(i.values)
+                ctx.kinds[i.name] = list(i.texts)
         self.en = English(ctx)
         self.lines: list = []
         self.calls: list = []
@@ -60,6 +60,16 @@ class _Dot:
 
     def stmt(self, s, prev: str, ctx) -> str:
         en = self.en
+        if isinstance(s, A.ChooseBlock):
+            who = en.expr(s.player, ctx)
+            labels = [b.pick.label or "choose" if b.pick is not None else b.text for b in s.branches]
+            n = self.node(f"{who}: {' / '.join(labels)}", "diamond", style="filled", fillcolor="#fde7b0")
+            self.edge(prev, n)
+            join = self.node("", "point")
+            for label, b in zip(labels, s.branches):
+                last = self.body(b.body, n, ctx)
+                self.edge(last, join, **({} if last != n else {"label": _short(label, 30)}))
+            return join
         if isinstance(s, A.Choose):
             who = en.expr(s.player, ctx)
             label = f"{who}: {s.label or 'choose'}" + (" (subset)" if s.subset else "")
@@ -117,7 +127,7 @@ class _Dot:
 
     def _interesting(self, body) -> bool:
         for s in body:
-            if isinstance(s, (A.Choose, A.EndGame)) or (isinstance(s, A.ExprStmt) and s.expr.func in self.procs):
+            if isinstance(s, (A.Choose, A.ChooseBlock, A.EndGame)) or (isinstance(s, A.ExprStmt) and s.expr.func in self.procs):
                 return True
             for sub in (getattr(s, "body", None), getattr(s, "orelse", None)):
                 if sub and self._interesting(sub):

@@ -235,6 +235,10 @@ class State:
         if isinstance(e, RecursionError):
             raise RulesRuntimeError("procedures call one another without end (too deep for Python)",
                                     pos, self._prog.source) from None
+        if isinstance(e, TypeError) and "NoneType" in str(e) and ("operand" in str(e) or "supported" in str(e)):
+            # arithmetic or an order on an unset value: `p.bid + 1` with bid still none
+            raise RulesRuntimeError("a value here is none (it has no value yet) where a number is needed; "
+                                    "test it first, as in 'if p.bid != none:'", pos, self._prog.source) from None
         if isinstance(e, TypeError) and "NoneType" in str(e):
             # none (nobody, no card) where a player or a card is needed: p.score with p none
             raise RulesRuntimeError("a value here is none (nobody, or no card), where a player or a card is "

@@ -224,6 +224,8 @@ class English:
             return Step(f"Deal {x(s.count)} cards from {x(s.source)} to each player’s {words(s.family)}{start}.")
         if isinstance(s, A.Choose):
             return Step(self.choose(s, ctx))
+        if isinstance(s, A.ChooseBlock):
+            return self.choice_block(s, ctx)
         if isinstance(s, A.ExprStmt):
             call = s.expr
             if call.func in ctx.procedures:
@@ -276,6 +278,18 @@ class English:
                 return Step(f"{head}, {body[0].text[len('The player '):]}", notes=body[0].notes)
             return Step(head + ":", body)
         return self.loop(f"For each {words(s.var)} in {self.expr(src, ctx)}", s.body, ctx)
+
+    def choice_block(self, s: A.ChooseBlock, ctx) -> Step:
+        """One decision with branches: each option (the pick, the named moves) and what follows it."""
+        subs = []
+        for b in s.branches:
+            if b.pick is not None:
+                head = self.choose(attrs.evolve(b.pick, player=s.player), ctx).rstrip(".")
+            else:
+                cond = f" (offered when {self.expr(b.cond, ctx)})" if b.cond is not None else ""
+                head = f"“{b.text}”{cond}"
+            subs.append(Step(head + ":", self.steps(b.body, ctx)))
+        return Step(cap(f"{self.expr(s.player, ctx)} makes one choice of these") + ":", subs)
 
     def choose(self, s: A.Choose, ctx) -> str:
         who = self.expr(s.player, ctx)

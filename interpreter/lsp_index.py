@@ -177,6 +177,11 @@ class Index:
                 out.append(Symbol(s.name, "local", s.pos.line, s.pos.column, "let " + s.name))
             elif isinstance(s, A.Choose):
                 out.append(Symbol(s.var, "local", s.pos.line, s.pos.column, self._source_type(s.source, s.subset)))
+            elif isinstance(s, A.ChooseBlock):
+                for b in s.branches:
+                    if b.pick is not None and b.pos.line <= line:
+                        out.append(Symbol(b.pick.var, "local", b.pos.line, b.pos.column,
+                                          self._source_type(b.pick.source)))
             elif isinstance(s, A.For) and s.pos.line <= line <= _last_line(s):
                 out.append(Symbol(s.var, "local", s.pos.line, s.pos.column, self._source_type(s.source)))
             for sub in self._bodies(s):      # names chosen or let in a block stay visible after it
@@ -189,6 +194,8 @@ class Index:
             return [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
         if isinstance(s, (A.For, A.While, A.Repeat)):
             return [s.body]
+        if isinstance(s, A.ChooseBlock):
+            return [b.body for b in s.branches]
         return []
 
     def _source_type(self, src, subset: bool = False) -> str:

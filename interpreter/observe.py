@@ -189,6 +189,8 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
         if typ.startswith("list:"):
             inner = typ[5:]
             return [relabel(inner, x) for x in v]
+        if typ.startswith("choice:"):        # a choice block: a named move's text, or a pick
+            return v if v.__class__ is str else relabel(typ[7:], v)
         return v
 
     S.z = [[card(c) for c in z] for z in S.z]

@@ -240,7 +240,7 @@ class Rulebook:
             elif isinstance(i, A.ProcDecl):
                 ctx.procedures.add(i.name)
             elif isinstance(i, A.KindDecl):
-                ctx.kinds[i.name] = list(i.values)
+                ctx.kinds[i.name] = list(i.texts)
         for v in self.rules.items:
             if isinstance(v, A.VariantDecl):
                 ctx.procedures.update(p.name for p in v.items if isinstance(p, A.ProcDecl))
@@ -289,7 +289,7 @@ class Rulebook:
             self.p("The kinds of things the rules name:")
             for k in kinds:
                 self.notes(k)
-                self.blocks.append(("list", [f"**{words(k.name)}**: {', '.join(k.values)}"]))
+                self.blocks.append(("list", [f"**{words(k.name)}**: {', '.join(k.texts)}"]))
         cards = self.of(A.CardsDecl)
         if cards:
             self.notes(cards[0])

@@ -263,3 +263,34 @@ def test_a_label_that_shows_the_option_is_the_whole_text():
     assert texts[0] == "lay Red 1 face down" and texts[-2:] == ["call Red trumps", "call Green trumps"]
     table = Table(space, game.new_initial_state(seed=0))
     assert sorted(space.text(i) for i in table.legal_ids()) == sorted(map(str, table.state.legal_actions()))
+
+
+def test_a_choice_block_gives_ids_to_its_pick_and_its_named_moves():
+    game = make("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            repeat 3 times:
+                for p in players:
+                    p chooses:
+                        "draw" if size(deck) > 0:
+                            move top(deck) to p.hand
+                        c from p.hand as "play":
+                            move c to pile
+                        "pass":
+                            pass
+            end game
+    """)
+    space = ActionSpace(game)
+    texts = [space.text(i) for i in range(space.num_actions)]
+    assert texts == [f"play {s} {r}" for s in ("Red", "Green") for r in (1, 2, 3)] + ["draw", "pass"]
+    rng = random.Random(2)
+    table = Table(space, game.new_initial_state(seed=4))
+    twin = game.new_initial_state(seed=4)
+    while not table.is_terminal():
+        ids = table.legal_ids()
+        assert sorted(space.text(i) for i in ids) == sorted(map(str, twin.legal_actions()))
+        pick = rng.choice(ids)
+        twin.apply_action(space.text(pick))
+        table.apply_id(pick)
+        assert table.state == twin

@@ -192,7 +192,7 @@ SYNTAX = [
          "expected the end of the line after 'public', but found 'extra'", 9, 20,
          "only one statement fits on a line"),
     case("missing-comma", edit("Hearts, Spades", "Hearts Spades"),
-         "expected ',' or the end of the line after 'Hearts', but found 'Spades'", 3, 19),
+         "expected ',', 'shown' or the end of the line after 'Hearts', but found 'Spades'", 3, 19),
     # brackets
     case("unclosed-paren-at-eof", MINI + "define f(x) = (x + 1", "this '(' is never closed", 26, 15,
          "add the missing ')'"),

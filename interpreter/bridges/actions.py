@@ -53,6 +53,11 @@ class Group:
     whole: Any = None           # a label with {expressions}: the decision's display makes the whole text
 
 
+def _is_move(key) -> bool:
+    """A choice block's named move (its key is ("<move>", text))."""
+    return isinstance(key, tuple) and len(key) == 2 and key[0] == "<move>"
+
+
 class _NotStatic(Exception):
     pass
 
@@ -87,11 +92,11 @@ class ActionSpace:
         active = [i for i in items if isinstance(i, A.VariantDecl) and i.name in prog.variants]
         for item in items + [x for v in active for x in v.items]:
             if isinstance(item, A.KindDecl):
-                self._kinds[item.name] = list(item.values)
+                self._kinds[item.name] = list(item.texts)
             elif isinstance(item, A.ConstDecl):
                 self._consts[item.name] = item.expr
         for node in _walk(items):
-            if isinstance(node, A.Choose):
+            if isinstance(node, (A.Choose, A.ChooseBlock)):
                 chooses[(node.pos.line, node.pos.column)] = node
         # the kinds of card: cards whose attributes are all equal (as the compiler deduplicates them)
         attrs_ = list(prog.card_attrs)
@@ -146,6 +151,13 @@ class ActionSpace:
 
     def _domain(self, d, node) -> list:
         t = d.type
+        if t.startswith("choice:"):     # a choice block: the pick's values, then each named move
+            pick = next((b.pick for b in node.branches if b.pick is not None), None) if node is not None else None
+            moves = [("<move>", b.text) for b in node.branches if b.text is not None] if node is not None else []
+            if pick is None:
+                return moves
+            offers_none = any(isinstance(n, A.NoneLit) for n in _walk(pick.source))
+            return self._values(d, pick, t[7:], offers_none) + moves
         offers_none = node is not None and any(isinstance(n, A.NoneLit) for n in _walk(node.source))
         if d.kind == "subset":
             elem = t[5:]
@@ -294,13 +306,17 @@ class ActionSpace:
 
     def _whole(self, grp: Group, key, fallback: str) -> str:
         """The engine's whole text of an option of a decision labelled with {expressions}."""
-        value = None if key == _NONE_KEY else self.class_card[key] if grp.type == "card" else key
+        t = grp.type[7:] if grp.type.startswith("choice:") else grp.type
+        value = (key[1] if _is_move(key) else None if key == _NONE_KEY
+                 else self.class_card[key] if t == "card" else key)
         try:
             return grp.whole(value)
         except Exception:       # a label that cannot be worked out without the game: label + value
             return f"{grp.label} {fallback}"
 
     def _show(self, t: str, key) -> str:
+        if t.startswith("choice:"):
+            return key[1] if _is_move(key) else self._show(t[7:], key)
         if key == _NONE_KEY:
             return {"card": "nothing", "player": "nobody"}.get(t, "none")
         if t == "card":
@@ -316,6 +332,8 @@ class ActionSpace:
         """The domain key of one option value (a card's kind for a card)."""
         if value is None:
             return _NONE_KEY
+        if t.startswith("choice:"):
+            return ("<move>", value) if isinstance(value, str) else self.key(t[7:], value)
         if t == "card":
             return self.card_class[value]
         return value

@@ -96,6 +96,8 @@ def _relabel(typ: str, v, pi):
         return pi.get(v, v)
     if typ.startswith("list:"):
         return [_relabel(typ[5:], x, pi) for x in v]
+    if typ.startswith("choice:"):                 # a choice block: a move's text, or a pick
+        return v if isinstance(v, str) else _relabel(typ[7:], v, pi)
     return v
 
 
@@ -181,6 +183,8 @@ def _named(typ, v, names):
         return names[v]
     if typ == "list:card":
         return tuple(names[c] for c in v)
+    if typ.startswith("choice:"):
+        return v if isinstance(v, str) else _named(typ[7:], v, names)
     return v if not isinstance(v, list) else tuple(v)
 
 

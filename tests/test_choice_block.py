@@ -1,0 +1,228 @@
+"""One decision with a pick and named moves (`p chooses:` branches), unset values (`number = none`)
+and kind values shown with spaces (`no_trump shown as "no trump"`) — issue 14, items 4 and 6."""
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from dsl import RulesError
+from interpreter import State, load_game_text
+from interpreter.observe import resample
+from interpreter.engine import RulesRuntimeError
+from test_language import HEADER, make
+
+BLOCK = """
+state drawn: yes/no = no
+flow:
+    shuffle deck
+    deal 2 from deck to hand
+    repeat 2 times:
+        for p in players:
+            drawn = no
+            p chooses:
+                "draw" if size(deck) > 0:
+                    move top(deck) to p.hand
+                    drawn = yes
+                c from p.hand where c.rank > 1 as "play":
+                    move c to pile
+                    announce "{p} plays {c}."
+                "pass":
+                    announce "{p} passes."
+    end game
+"""
+
+DECK = ["Red 3", "Red 1", "Green 2", "Blue 4", "Blue 1", "Green 1"]   # top first: P1 Red 3, Red 1; P2 Green 2, Blue 4
+
+
+def test_a_choice_block_offers_the_pick_and_the_moves_in_the_order_written():
+    s = make(BLOCK).new_initial_state(seed=1, stack={"deck": DECK})
+    assert [str(a) for a in s.legal_actions()] == ["draw", "play Red 3", "pass"]   # Red 1 is not > 1
+    s.apply_action("play Red 3")
+    assert s.cards("pile") == ["Red 3"] and s.log()[-1] == "Player 1 plays Red 3."
+    s.apply_action("draw")
+    assert sorted(s.cards("hand", 1)) == ["Blue 1", "Blue 4", "Green 2"]
+    s.apply_action("pass")
+    assert s.log()[-1] == "Player 1 passes."
+
+
+def test_a_move_is_offered_only_while_its_condition_holds():
+    body = BLOCK.replace('"draw" if size(deck) > 0:', '"draw" if size(deck) > 10:')
+    s = make(body).new_initial_state(seed=1, stack={"deck": DECK})
+    assert [str(a) for a in s.legal_actions()] == ["play Red 3", "pass"]     # 8 cards left in the deck
+    body = BLOCK.replace('"draw" if size(deck) > 0:', '"draw" if size(deck) > 7:')
+    s = make(body).new_initial_state(seed=1, stack={"deck": DECK})
+    assert [str(a) for a in s.legal_actions()] == ["draw", "play Red 3", "pass"]
+    s.apply_action("draw")                                                  # 7 left: no more drawing
+    assert "draw" not in [str(a) for a in s.legal_actions()]
+
+
+def test_nothing_to_choose_is_a_runtime_error_naming_the_seat():
+    body = BLOCK.replace('"draw" if size(deck) > 0:', '"draw" if no:').replace('"pass":', '"pass" if no:') \
+        .replace("c.rank > 1", "c.rank > 9")
+    with pytest.raises(RulesRuntimeError, match="Player 1 has nothing to choose from"):
+        make(body).new_initial_state(seed=1)
+
+
+def test_a_choice_block_survives_clone_json_replay_and_resampling():
+    g = make(BLOCK)
+    s = g.new_initial_state(seed=3)
+    s.apply_action("draw")
+    data = json.loads(json.dumps(s.to_json()))
+    t = State.from_json(g, data)
+    assert t == s and [str(a) for a in t.legal_actions()] == [str(a) for a in s.legal_actions()]
+    assert g.replay(3, s.history()) == s
+    import random
+    twin = resample(s, 1, random.Random(5), redraw=True)
+    assert [str(a) for a in twin.legal_actions()] == [str(a) for a in s.legal_actions()]
+
+
+def test_labels_with_values_in_the_pick_branch():
+    body = BLOCK.replace('as "play"', 'as "lay {c} down"')
+    s = make(body).new_initial_state(seed=1, stack={"deck": DECK})
+    assert [str(a) for a in s.legal_actions()] == ["draw", "lay Red 3 down", "pass"]
+
+
+def test_only_moves():
+    s = make("""
+        flow:
+            player 1 chooses:
+                "stand":
+                    announce "stands"
+                "hit":
+                    announce "hits"
+            end game
+    """).new_initial_state(seed=1)
+    assert [str(a) for a in s.legal_actions()] == ["stand", "hit"]
+    s.apply_action("hit")
+    assert s.log() == ["hits"] and s.is_terminal()
+
+
+@pytest.mark.parametrize("body, message", [
+    ("""
+    flow:
+        player 1 chooses:
+            "pass":
+                pass
+            "pass":
+                pass
+    """, 'the move "pass" is offered twice'),
+    ("""
+    flow:
+        player 1 chooses:
+            c from pile:
+                pass
+            d from pile:
+                pass
+    """, "at most one 'NAME from SOURCE' branch"),
+    ("""
+    flow:
+        player 1 chooses:
+            t from ["a", "b"]:
+                pass
+            "pass":
+                pass
+    """, "cannot pick from texts and offer named moves"),
+    ("""
+    flow:
+        player 1 chooses:
+            "pass" if 3:
+                pass
+    """, "a move's 'if' condition must be a yes/no"),
+])
+def test_choice_block_errors(body, message):
+    with pytest.raises(RulesError) as err:
+        make(body)
+    assert message in err.value.message
+
+
+# ── unset values ────────────────────────────────────────────────────────────
+UNSET = """
+player state bid: number = none
+state best: number = none
+flow:
+    for p in players:
+        if p.bid == none:
+            p chooses b from 0 to 2 as "bid {b}"
+            p.bid = b
+    if player 1.bid != none:
+        best = player 1.bid + 10
+    player 2.bid = none
+    announce "{player 2.bid}"
+    let x = player 2.bid + 1
+    end game
+"""
+
+
+def test_a_number_may_have_no_value_yet_and_be_tested_for_it():
+    g = make(UNSET.replace("    let x = player 2.bid + 1\n", ""))
+    s = g.new_initial_state(seed=1)
+    assert [s.var("bid", p) for p in (0, 1)] == [None, None] and s.var("best") is None
+    s.apply_action("bid 1")
+    s.apply_action("bid 2")
+    assert s.var("best") == 11 and [s.var("bid", p) for p in (0, 1)] == [1, None] and s.log() == ["none"]
+
+
+def test_arithmetic_on_an_unset_number_is_a_runtime_error_naming_the_line():
+    s = make(UNSET).new_initial_state(seed=1)
+    s.apply_action("bid 1")
+    with pytest.raises(RulesRuntimeError) as err:
+        s.apply_action("bid 2")
+    assert "has no value yet" in str(err.value) and "p.bid != none" in str(err.value)
+    assert err.value.pos.line == HEADER.count("\n") + 13
+
+
+# ── kind values shown with spaces ───────────────────────────────────────────
+STRAINS = """
+game "Strains"
+players 2
+kind Strain: clubs, spades, no_trump shown as "no trump"
+cards:
+    strain: Strain
+    {strain: s} for s in Strain
+    shown as "{strain} card"
+zone deck: facedown
+state trumps: Strain = clubs
+flow:
+    player 1 chooses s from Strain as "call {s}"
+    trumps = s
+    if trumps == no_trump:
+        announce "{player 1} calls {trumps}."
+    end game
+"""
+
+
+def test_a_kind_value_reads_as_its_shown_text_everywhere():
+    g = load_game_text(STRAINS, 2, path="t.rules")
+    assert g.program.card_names == ["clubs card", "spades card", "no trump card"]
+    s = g.new_initial_state(seed=1)
+    assert [str(a) for a in s.legal_actions()] == ["call clubs", "call spades", "call no trump"]
+    s.apply_action("call no trump")
+    assert s.var("trumps") == "no trump" and s.log() == ["Player 1 calls no trump."]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('no_trump shown as "no trump"', 'no_trump shown as "spades"', "would read 'spades', as 'spades' does"),
+    ('no_trump shown as "no trump"', 'no_trump shown as "{x}"', "cannot be shown as a value's name"),
+    ('no_trump shown as "no trump"', 'no_trump shown as " "', "cannot be shown as a value's name"),
+])
+def test_kind_shown_as_errors(old, new, message):
+    with pytest.raises(RulesError) as err:
+        load_game_text(STRAINS.replace(old, new), 2, path="t.rules")
+    assert message in err.value.message
+
+
+def test_the_rulebook_the_diagram_and_coverage_read_a_choice_block():
+    from dsl.parser import parse_text
+    from interpreter.checking.coverage import branches_of
+    from interpreter.diagram import to_dot
+    from interpreter.rulebook import rulebook_text
+    text = HEADER + textwrap.dedent(BLOCK)
+    rules = parse_text(text, "t.rules")
+    kinds = sorted(b.kind for b in branches_of(rules))
+    assert kinds.count("option") == 3
+    dot = to_dot(list(rules.items))
+    assert "draw / play / pass" in dot and '[label="pass"]' in dot
+    book = rulebook_text(make(BLOCK))
+    assert "makes one choice of these" in book and "“draw” (offered when" in book and "“pass”:" in book
