@@ -552,7 +552,7 @@ class Statements:
         pos, kpos = s.pos, K(s.pos)
         p, out = self._who(who, pos)
         opts = name("_o")
-        out.extend(self._option_list(s, src, cond, such, key, vt, scope, tslot, opts))
+        out.extend(self._option_list(s, src, cond, such, key, vt, scope, tslot, opts, plan))
         if not s.subset:
             who_text = binop(K("Player %d has nothing to choose from"), "%", binop(p, "+", K(1)))
             out.append(at(ast.If(test=not_(opts), orelse=[], body=[
@@ -573,7 +573,7 @@ class Statements:
                 expr_stmt(call("fail", K("nobody is there to choose"), K(pos)), pos)]), pos))
         return p, out
 
-    def _option_list(self, s, src, cond, such, key, vt, scope, tslot, opts) -> list:
+    def _option_list(self, s, src, cond, such, key, vt, scope, tslot, opts, plan=None) -> list:
         """The statements that work out a choice's options into ``opts`` (interchangeable ones once)."""
         pos, kpos = s.pos, K(s.pos)
         out = []
