@@ -28,6 +28,7 @@ CONFIGS = [
     ("examples/oh_hell.rules", (3, 5, 7), [(), ("no_hook",), ("up_and_down",)]),
     ("examples/whist.rules", (4,), [(), ("long_whist",)]),
     ("examples/big_two.rules", (4,), [()]),
+    ("examples/president.rules", (4, 7), [()]),
 ]
 
 
