@@ -29,6 +29,7 @@ CONFIGS = [
     ("examples/whist.rules", (4,), [(), ("long_whist",)]),
     ("examples/big_two.rules", (4,), [()]),
     ("examples/president.rules", (4, 7), [()]),
+    ("examples/durak.rules", (2, 4, 6), [()]),
 ]
 
 
