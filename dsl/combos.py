@@ -181,22 +181,27 @@ def _gen_groups(items, key, pattern, pos):
 
 
 def _gen(items, size, shapes, pos):
-    """Candidate index tuples for one branch of the plan (a superset of the sets meeting it)."""
-    groups = [s for s in shapes if s[0] == "groups"]
-    runs = [s for s in shapes if s[0] in ("run", "round")]
-    sames = [s for s in shapes if s[0] == "same"]
-    if groups:
-        pattern = list(groups[0][2])
+    """Candidate index tuples for one branch of the plan (a superset of the sets meeting it):
+    from its groups if it has some, else its run, else its 'same', else its size alone."""
+    best = None
+    for shape in shapes:
+        kind = shape[0]
+        if kind == "groups":
+            best = shape
+            break
+        if best is None or (kind in ("run", "round") and best[0] == "same"):
+            best = shape
+    if best is None:
+        return _gen_size(len(items), size, pos)
+    kind = best[0]
+    if kind == "groups":
+        pattern = list(best[2])
         if size is not None and sum(pattern) != size:
             return []
-        return _gen_groups(items, groups[0][1], pattern, pos)
-    if runs:
-        kind, key = runs[0][0], runs[0][1]
-        ring = _ring(runs[0][2]) if kind == "round" else None
-        return _gen_run(items, key, size, ring, pos)
-    if sames:
-        return _gen_same(items, sames[0][1], size, pos)
-    return _gen_size(len(items), size, pos)
+        return _gen_groups(items, best[1], pattern, pos)
+    if kind == "same":
+        return _gen_same(items, best[1], size, pos)
+    return _gen_run(items, best[1], size, _ring(best[2]) if kind == "round" else None, pos)
 
 
 def _combos(items, test, keyfn, plan, pos):
@@ -210,7 +215,8 @@ def _combos(items, test, keyfn, plan, pos):
         if len(cands) > MAX_CANDIDATES:
             fail(f"too many combinations to choose from ({len(cands):,} or more)", pos)
     out, seen = [], set()
-    order = sorted(cands, key=lambda t: (len(t), t))
+    order = sorted(cands)
+    order.sort(key=len)         # smallest first, then in the items' order
     if keyfn is None:           # every item differs from every other: no identical sets to offer once
         picks = ([items[i] for i in idx] for idx in order)
         out = [p for p in picks if test(p)] if test is not None else list(picks)
