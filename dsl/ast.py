@@ -162,6 +162,12 @@ class Stmt:
 
 
 @node
+class RandomPick(Expr):
+    """``random from SOURCE``: a value chosen by chance (only as the right side of let / '=')."""
+    source: Expr
+
+
+@node
 class Let(Stmt):
     name: str
     expr: Expr
@@ -243,6 +249,11 @@ class Pass(Stmt):
 @node
 class EndGame(Stmt):
     pass
+
+
+@node
+class Return(Stmt):
+    value: Expr | None
 
 
 @node
@@ -335,7 +346,7 @@ class AttrDecl(Decl):
 
 @node
 class CardEntry(Decl):
-    count: int
+    count: int | Expr      # a number, or a constant's or parameter's Name
     fields: tuple | None   # of (name, Expr, Pos)
     binders: tuple         # of (name, Expr)
     cond: Expr | None
@@ -372,6 +383,16 @@ class StateDecl(Decl):
 class ConstDecl(Decl):
     name: str
     expr: Expr
+
+
+@node
+class ParamDecl(Decl):
+    """``param NAME: type = default [from low to high]``: a setting of the game, read like a const."""
+    name: str
+    type: TypeRef
+    default: Expr
+    low: Expr | None
+    high: Expr | None
 
 
 @node

@@ -310,6 +310,10 @@ class Expressions:
         if name in self.defines:
             return self._call_define(e, scope)
         if name in self.proc_decls:
+            from .lower import has_return
+            if has_return(self.proc_decls[name].body):
+                self.err(f"procedure '{name}' gives its value only as the whole right side of 'let' or '='",
+                         e.pos, f"write 'let x = {name}(...)' on a line of its own, then use x")
             self.err(f"procedure '{name}' does not give a value", e.pos, "call it on a line of its own")
         if name in self.AGGREGATES and name not in ("min", "max"):
             self.err(f"{name}(...) takes 'x in ... where ...' or '... for x in ...'", e.pos)

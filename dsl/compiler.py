@@ -25,12 +25,16 @@ from .emit import Namespace
 from .errors import Pos, RulesError, deep_rules
 from .ir import ret
 from .lower import Statements
+from .params import Parameters
 from .program import Budget, Decision, Program, Template, VarInfo, ZoneInfo
 from .scope import Scope
 
 
-class Compiler(Declarations, Expressions, Calls, Combinations, Statements):
-    def __init__(self, rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False):
+class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Parameters):
+    def __init__(self, rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False,
+                 params: dict | None = None):
+        self.param_values = dict(params or {})   # the parameters given (dsl.params), by name
+        self.param_info: list = []
         self.allow_leaks = allow_leaks
         self.rules = rules
         self.src = rules.source
@@ -55,6 +59,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements):
         self.define_cache: dict = {}
         self.proc_decls: dict[str, A.ProcDecl] = {}
         self.proc_index: dict = {}
+        self.proc_rtype: dict = {}      # (procedure, argument types) -> the type it returns, or None
         self.gen = Namespace(rules.path)
         self.next_label = 1
         self.const_budget = Budget()       # loop rounds the values worked out before the game may spend
@@ -103,8 +108,12 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements):
         # names declared later, so that a constant reading one is told why it cannot
         self.later_state = {s.name for s in by_type.get("StateDecl", []) if s.owner is None} | \
             {z.name for z in by_type.get("ZoneDecl", [])}
-        for c in by_type.get("ConstDecl", []):
-            self._const(c)
+        for c in items:     # constants and parameters in the file's order: each may read those before
+            if isinstance(c, A.ConstDecl):
+                self._const(c)
+            elif isinstance(c, A.ParamDecl):
+                self._param(c)
+        params = self._params_in_force()
         cards = first("CardsDecl")
         if cards is None:
             self.err("the rules declare no cards", None, "add a 'cards:' block")
@@ -184,17 +193,20 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements):
             decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
             heuristic=heuristic, frame_types=[self.frame_types.get(i, {}) for i in range(len(self.procs))],
             invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
-            min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined)
+            min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined,
+            params=params, param_info=self.param_info)
 
 
     def _return(self, node, pos):
         return ret(node, pos)
 
 
-def compile_rules(rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False) -> Program:
-    """Compile a parsed file for a player count and variants. A leak of hidden information into
-    what every seat sees is an error, or with ``allow_leaks`` a warning in ``program.warnings``."""
-    comp = Compiler(rules, players, variants, allow_leaks)
+def compile_rules(rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False,
+                  params: dict | None = None) -> Program:
+    """Compile a parsed file for a player count, variants and parameters ({name: value or its text},
+    dsl.params). A leak of hidden information into what every seat sees is an error, or with
+    ``allow_leaks`` a warning in ``program.warnings``."""
+    comp = Compiler(rules, players, variants, allow_leaks, params)
     with deep_rules(rules.path, rules.source):
         program = comp.compile()
         program.warnings = infoflow.check(comp) if allow_leaks else []

@@ -38,7 +38,7 @@ class Declarations:
         chosen = list(dict.fromkeys(self.requested))
         for v in variants.values():
             if v.name not in chosen and v.when is not None:
-                value, t = self._value(v.when)
+                value, t = self._when_value(v.when)
                 self._expect(t, T.BOOL, v.when.pos, "a variant's 'when'")
                 if value:
                     chosen.append(v.name)
@@ -197,6 +197,7 @@ class Declarations:
                 fields.append((name, (lambda s: lambda S, L: L[s])(slot)))
 
         L = [None] * max(scope.n, 1)
+        count = e.count if isinstance(e.count, int) else self._card_count(e.count)
 
         def walk(i):
             if i == len(binders):
@@ -208,7 +209,7 @@ class Declarations:
                     if missing:
                         self.err(f"these cards have no value for {', '.join(missing)}", e.pos,
                                  "give every attribute a value, or a default in its declaration")
-                    out.extend(dict(rec) for _ in range(e.count))
+                    out.extend(dict(rec) for _ in range(count))
                 return
             _, fn, slot, pos = binders[i]
             for v in self._run_const(fn, L, pos):
@@ -216,6 +217,14 @@ class Declarations:
                 walk(i + 1)
         walk(0)
         return out
+
+    def _card_count(self, e: A.Expr) -> int:
+        """'copies x {...}': the number a constant or parameter holds."""
+        value, t = self._value(e)
+        self._expect(t, T.NUMBER, e.pos, "a number of copies")
+        if value is None or value < 0:
+            self.err(f"a number of copies cannot be {value}", e.pos)
+        return value
 
     def _zone(self, z: A.ZoneDecl):
         self._check_free(z.name, z.pos)

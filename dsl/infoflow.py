@@ -56,6 +56,8 @@ class InfoFlow:
         self.defines = {fname: (params, body) for fname, _, body, params in comp.define_cache.values()}
         self.param_taint: dict = {}            # (ref, i) -> taint from the call sites
         self.var_taint: dict = {}              # (part, i) of a hidden value -> what was written to it
+        self.ret_taint: dict = {}              # procedure ref -> what its 'return VALUE's come from
+        self.cur = None                        # the procedure being read
         self.found: list = []
 
     # ── what is secret ────────────────────────────────────────────────────
@@ -92,6 +94,8 @@ class InfoFlow:
     def expr(self, n, env):
         if n is None or isinstance(n, (K, ast.Constant, ast.Name, St)):
             return NONE
+        if isinstance(n, ast.Attribute) and n.attr == "ret":     # the value the procedure called returned
+            return env.get(("ret",), NONE)
         if isinstance(n, Local):
             return env.get(n.key(), NONE)
         if isinstance(n, ast.Subscript):
@@ -117,6 +121,8 @@ class InfoFlow:
                 params, body = self.defines[f]
                 inner = {p.key(): t for p, t in zip(params, args[1:])}
                 return _join(self.expr(body, inner), *args)
+            if f in self.procs:                  # a procedure's value: what it returns
+                return _join(self.ret_taint.get(f, NONE), *args)
             return _join(*args, self.expr(n.func, env) if not isinstance(n.func, ast.Name) else NONE)
         if isinstance(n, (Comp, Best)):
             src = self.expr(n.source, env)
@@ -143,6 +149,8 @@ class InfoFlow:
                 env = {**env, target.key(): t}
             elif isinstance(target, ast.Attribute) and target.attr == "ann" and isinstance(s.value, ast.Tuple):
                 env = self._announce(s, env)
+            elif isinstance(target, ast.Attribute) and target.attr == "ret":
+                self._returned(t)
             else:
                 env = self._store(target, t, s, env)
             return env
@@ -179,10 +187,14 @@ class InfoFlow:
                 else:
                     env[("revealed", ast.dump(v))] = True
             return env
+        if isinstance(s, ast.Return) and not isinstance(s.value, (K, ast.Constant)):
+            self._returned(self.expr(s.value, env))       # a plain procedure's 'return VALUE'
+            return env
         if isinstance(s, Stop):
             env = self._flush(self.block(s.pre, env))
             if s.kind == "call":
                 self._call(s.callee, getattr(s, "args", []), env)
+                env = {**env, ("ret",): self.ret_taint.get(s.callee, NONE)}
             elif s.chosen is not None:
                 secret = self.expr(s.options, env)
                 text = f"a card chosen from {_text(secret)[len('the cards of '):]}" if secret else ""
@@ -234,6 +246,12 @@ class InfoFlow:
             if not t <= old:
                 self.param_taint[(ref, i)] = old | t
                 self.changed = True
+
+    def _returned(self, t):
+        old = self.ret_taint.get(self.cur, NONE)
+        if t and not t <= old:
+            self.ret_taint[self.cur] = old | t
+            self.changed = True
 
     def _revealed(self, node, env) -> bool:
         return env.get(("revealed", ast.dump(node))) is True
@@ -299,6 +317,7 @@ class InfoFlow:
             self.changed = False
             self.found = []
             for ref, (params, body) in self.procs.items():
+                self.cur = ref
                 env = {p.key(): self.param_taint.get((ref, i), NONE) for i, p in enumerate(params)}
                 self._flush(self.block(body, env))
             if not self.changed:

@@ -17,10 +17,10 @@ from .errors import RulesError, did_you_mean
 from .ir import (K, Comp, Fn, Local, Move, Reveal, St, Stop, assign, at, augassign, binop, call, compare,
                  expr_stmt, name, not_, ret, sub)
 from . import facts
-from .ir import walk_exprs
+from .ir import typed, walk_exprs
 from .passes.inline import simple
 from .passes.resume import stops
-from .program import LOOPS_TOO_LONG, SWITCH, Decision, Template
+from .program import DONE, LOOPS_TOO_LONG, SWITCH, Decision, Template
 from .scope import Scope
 
 
@@ -38,6 +38,38 @@ def sub_bodies(s) -> list:
     return []
 
 
+def _return_type(comp, types: list, pname: str, pos):
+    """The type of what a procedure returns: the one type of its 'return VALUE's (none alone
+    fits any), or None when it returns nothing."""
+    out = None
+    for t, where in types:
+        if t == T.NONE and out is not None:
+            continue
+        j = t if out is None else T.join(out, t)
+        if j is None:
+            comp.err(f"procedure '{pname}' returns a {T.describe(out)} elsewhere, and a {T.describe(t)} here",
+                     where, "return one type of value")
+        out = j
+    return out
+
+
+def call_of(s):
+    """The call a statement makes to a procedure or a function: a line of its own, or the whole
+    right side of ``let`` / an assignment (a procedure that returns a value)."""
+    if isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
+        return s.expr
+    if isinstance(s, (A.Let, A.Assign)) and isinstance(s.expr, A.Call):
+        return s.expr
+    return None
+
+
+def has_return(body) -> bool:
+    for s in body:
+        if isinstance(s, A.Return) or any(has_return(b) for b in sub_bodies(s)):
+            return True
+    return False
+
+
 class Statements:
     """Mixed into the compiler (``dsl.compiler``): statements and procedures."""
 
@@ -48,8 +80,8 @@ class Statements:
             for s in body:
                 if isinstance(s, (A.Choose, A.ChooseBlock, A.EndGame)):
                     stop = True
-                elif isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
-                    calls.add(s.expr.func)
+                elif call_of(s) is not None:
+                    calls.add(call_of(s).func)
                 for part in sub_bodies(s):
                     c, st = direct(part)
                     calls |= c
@@ -72,8 +104,8 @@ class Statements:
             return 1
         if isinstance(s, A.ChooseBlock):
             return 1 + sum(self._labels(x) for b in sub_bodies(s) for x in b)
-        if isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
-            pname = s.expr.func
+        if call_of(s) is not None:
+            pname = call_of(s).func
             if pname in self.inline:
                 return sum(self._labels(x) for x in self.proc_decls[pname].body)
             return int(pname in self.resumable)
@@ -87,9 +119,10 @@ class Statements:
 
         def walk(body, into):
             for s in body:
-                if isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call):
-                    into.add(s.expr.func)
-                    sites[s.expr.func] = sites.get(s.expr.func, 0) + 1
+                c = call_of(s)
+                if c is not None:
+                    into.add(c.func)
+                    sites[c.func] = sites.get(c.func, 0) + 1
                 for part in sub_bodies(s):
                     walk(part, into)
         walk(flow_body, set())
@@ -106,7 +139,8 @@ class Statements:
                     seen.add(n)
                     todo.extend(calls.get(n, ()))
             return False
-        return {n for n in self.resumable if sites.get(n) == 1 and not reaches_itself(n)}
+        return {n for n in self.resumable if sites.get(n) == 1 and not reaches_itself(n)
+                and not has_return(self.proc_decls[n].body)}
 
     # ── procedures ─────────────────────────────────────────────────────────
     def _proc_body(self, pname, params, arg_types, body, pos, resumable: bool):
@@ -124,11 +158,14 @@ class Statements:
             ref = self.gen.fresh("_P")
         self.proc_index[key] = ref
         args = [scope.ref(scope.bind(p, t, pos, self), t) for p, t in zip(params, arg_types)]
-        saved_label = self.next_label
+        saved_label, saved_ret = self.next_label, getattr(self, "returning", None)
         self.next_label = 1
+        self.returning = (pname, [], resumable)
         stmts = self.block(body, scope)
         labels = self.next_label - 1
         self.next_label = saved_label
+        self.proc_rtype[key] = _return_type(self, self.returning[1], pname, pos)
+        self.returning = saved_ret
         what = f"procedure {pname}" if pname != "flow" else "flow"
         self.ir_bodies.append(stmts)
         self.ir_procs[ref] = (args, stmts)
@@ -157,16 +194,26 @@ class Statements:
     def _s_Pass(self, s, scope):
         return []
 
-    def _s_Let(self, s, scope):
+    def _rhs(self, s, scope) -> tuple:
+        """The right side of let / an assignment: (statements first, value, type) — a procedure's
+        value is worked out by calling it first."""
+        if isinstance(s.expr, A.Call) and s.expr.func in self.proc_decls:
+            return self._value_call(s, scope)
+        if isinstance(s.expr, A.RandomPick):
+            return self._random_pick(s.expr, scope)
         node, t = self.expr(s.expr, scope)
+        return [], node, t
+
+    def _s_Let(self, s, scope):
+        pre, node, t = self._rhs(s, scope)
         if s.name in self.globals or s.name in self.consts or s.name in self.zone_index:
             self.err(f"'{s.name}' is already the name of a {'constant' if s.name in self.consts else 'game value'}",
                      s.pos, "choose another name for the local value")
         slot = scope.bind(s.name, t, s.pos, self)
-        return [assign(scope.ref(slot, t), node, s.pos)]
+        return pre + [assign(scope.ref(slot, t), node, s.pos)]
 
     def _s_Assign(self, s, scope):
-        node, t = self.expr(s.expr, scope)
+        pre, node, t = self._rhs(s, scope)
         tgt = s.target
         op = s.op
         if isinstance(tgt, A.Name):
@@ -206,10 +253,10 @@ class Statements:
         target = tgt.id if isinstance(tgt, A.Name) else tgt.name
         if op == "=":
             self._expect(t, tt, s.expr.pos, f"the new value of '{target}'")
-            return [assign(place, node, s.pos)]
+            return pre + [assign(place, node, s.pos)]
         self._expect(tt, T.NUMBER, tgt.pos, f"'{op}' works on numbers; '{target}'")
         self._expect(t, T.NUMBER, s.expr.pos, f"what '{op}' adds")
-        return [augassign(place, op[0], node, s.pos)]
+        return pre + [augassign(place, op[0], node, s.pos)]
 
     def _zone_expr(self, e, scope, what):
         node, t = self.expr(e, scope)
@@ -280,8 +327,58 @@ class Statements:
         return [clear, ret(K(SWITCH), s.pos)]
 
     # ── calls ──────────────────────────────────────────────────────────────
+    def _s_Return(self, s, scope):
+        ctx = getattr(self, "returning", None)
+        if ctx is None or ctx[0] == "flow":
+            self.err("'return' ends a procedure, and this is not in one", s.pos,
+                     "use 'end game' to end the game")
+        pname, types, resumable = ctx
+        if s.value is None:
+            value, t = K(None), T.NONE
+        else:
+            value, t = self.expr(s.value, scope)
+        types.append((t, s.pos))
+        if not resumable:
+            return [ret(value, s.pos)]
+        return [assign(_S("ret"), value, s.pos), expr_stmt(call(ast.Attribute(value=_S("frames"), attr="pop",
+                ctx=ast.Load())), s.pos), ret(K(DONE), s.pos)]
+
+    def _random_pick(self, e, scope) -> tuple:
+        """``random from SOURCE``: a chance event. The options are worked out as for a choice;
+        the engine picks one with the game's seeded generator (or the next value stacked for a
+        test) and records it in the history."""
+        src, et, _ = self._source(e.source, scope)
+        if T.is_list(et) or et in (T.ZONE, T.FAMILY):
+            self.err(f"'random from' picks one value; this gives a {T.describe(et)} each time", e.source.pos)
+        opts = scope.ref(scope.temp())
+        value = call("pick_random", name("S"), opts, K(self.display(et)), K(e.pos))
+        return [assign(opts, call("list", src), e.pos)], typed(value, et), et
+
+    def _value_call(self, s, scope) -> tuple:
+        """``let x = proc(...)`` / ``x = proc(...)``: the call, then the value it returned. Gives
+        (statements before the value is read, the value's node, its type)."""
+        c = s.expr
+        d = self.proc_decls[c.func]
+        if not has_return(d.body):
+            self.err(f"procedure '{c.func}' does not give a value (it has no 'return VALUE')", c.pos,
+                     "call it on a line of its own, or give it a 'return VALUE'")
+        stmts, key = self._call_proc(s, c, scope)
+        rtype = self.proc_rtype.get(key)
+        if rtype is None:
+            self.err(f"procedure '{c.func}' uses its own value before its type is known", c.pos,
+                     "a procedure that returns a value cannot take its own value (directly or through others)")
+        if c.func in self.resumable:
+            return [assign(_S("ret"), K(None), s.pos)] + stmts, _S("ret"), rtype
+        call_node = stmts[-1].value            # a plain procedure: a Python function's value
+        return stmts[:-1], call_node, rtype
+
     def _s_ExprStmt(self, s, scope):
         c = s.expr
+        return self._call_proc(s, c, scope)[0]
+
+    def _call_proc(self, s, c, scope) -> tuple:
+        """The statements that call procedure ``c`` (a Stop for one that may stop), and the key
+        of the procedure compiled for these argument types."""
         if c.func not in self.proc_decls:
             if c.func in self.defines or c.func in self.BUILTINS:
                 self.err(f"{c.func}(...) gives a value, and this line throws it away", c.pos,
@@ -295,7 +392,7 @@ class Statements:
         args = [self.expr(a, scope) for a in c.args]
         key = (d.name, tuple(t for _, t in args))
         if d.name in self.inline:
-            return self._inline_call(s, d, args, scope)
+            return self._inline_call(s, d, args, scope), key
         resumable = d.name in self.resumable
         if key not in self.proc_index:
             with self._called_from(c, d.name, list(key[1])):
@@ -303,7 +400,7 @@ class Statements:
         ref = self.proc_index[key]
         nodes = [a for a, _ in args]
         if not resumable:
-            return [expr_stmt(call(ref, name("S"), *nodes), s.pos)]
+            return [expr_stmt(call(ref, name("S"), *nodes), s.pos)], key
         kpos = K(s.pos)
         too_deep = ast.If(test=compare(call("len", _S("frames")), ">", K(5000)), orelse=[], body=[expr_stmt(
             call("fail", K("procedures call one another without end (more than 5,000 deep)"), kpos), s.pos)])
@@ -313,7 +410,7 @@ class Statements:
                expr_stmt(call(ast.Attribute(value=_S("frames"), attr="append", ctx=ast.Load()), name("_G")), s.pos)]
         stop = Stop("call", self._label(), pre, s.pos, callee=ref)
         stop.args = nodes
-        return [stop]
+        return [stop], key
 
     def _label(self) -> int:
         self.next_label += 1
@@ -459,15 +556,21 @@ class Statements:
             cond = None if c.cond is None else self._cond(c.cond, scope, "a 'where' condition")
             scope.pop(c.var, saved)
             key, _ = self._option_key(et, et, c, is_zone)
-            pre.extend(self._option_list(c, src, cond, None, key, et, scope, tslot, opts))
-            options = pre[-1].value if isinstance(pre[-1], ast.Assign) else next(
-                a.value for a in pre if isinstance(a, ast.Assign) and getattr(a.targets[0], "id", "") == "_o")
+            listing = self._option_list(c, src, cond, None, key, et, scope, tslot, opts)
+            options = listing[0].value          # the pick's options, for the analyses
+            pre.extend(listing)
             if c.label_text is not None:
                 label, show = self._label_display(c, et)
             else:
                 label, base = c.label or "choose", self.display(et)
                 show = (lambda lab, f: lambda v: f"{lab} {f(v)}")(label, base)
-            display = (lambda f: lambda v: v if v.__class__ is str else f(v))(show)
+            moves = frozenset(b.text for b in s.branches if b.text is not None)
+            if T.is_enum(et):
+                for b in s.branches:
+                    if b.text in self.kinds[et[5:]]:
+                        self.err(f'the move "{b.text}" reads as a value of {et[5:]} offered by this choice', b.pos,
+                                 "give the move other words")
+            display = (lambda f, m: lambda v: v if v in m else f(v))(show, moves)
         else:
             pre.append(assign(opts, ast.List(elts=[], ctx=ast.Load()), pos))
             label, display = "choose", str
@@ -485,19 +588,20 @@ class Statements:
         ctype = "choice:" + et
         cslot = scope.bind(f"choice@{pos.line}:{pos.column}", ctype, pos, self)
         self.decisions.append(Decision(label, cslot, display, pos, T.describe(et) if pick else "move", ctype,
-                                       False, whole_text=True))
+                                       False, whole_text=True,
+                                       moves=tuple(b.text for b in s.branches if b.text is not None)))
         pre.append(assign(_S("pending"), ast.List(elts=[p, K(did), opts], ctx=ast.Load()), pos))
         chosen = scope.ref(cslot, ctype)
         stop = Stop("decision", self._label(), pre, pos, chosen, self.decisions[-1])
         stop.options = options
+        bodies = [self.block(b.body, scope) for b in s.branches]     # in the order of the text
         orelse: list = []
         if pick is not None:
-            orelse = [assign(scope.ref(slot, et), scope.ref(cslot, ctype), pick.pos)] + self.block(pick.body, scope)
-        for b in reversed(s.branches):
+            orelse = [assign(scope.ref(slot, et), scope.ref(cslot, ctype), pick.pos)] + bodies[at_pick]
+        for b, body in reversed(list(zip(s.branches, bodies))):
             if b.pick is None:
-                body = self.block(b.body, scope) or [at(ast.Pass(), b.pos)]
-                orelse = [at(ast.If(test=compare(scope.ref(cslot, ctype), "==", K(b.text)), body=body,
-                                    orelse=orelse), b.pos)]
+                orelse = [at(ast.If(test=compare(scope.ref(cslot, ctype), "==", K(b.text)),
+                                    body=body or [at(ast.Pass(), b.pos)], orelse=orelse), b.pos)]
         return [stop] + orelse
 
     def _move_options(self, branches, into, scope) -> list:

@@ -188,12 +188,16 @@ class _Builder(Transformer):
 
     def card_entry(self, meta, c):
         count, record, binders, cond = c
-        return A.CardEntry(pos=self._pos(meta), count=int(count) if count is not None else 1,
+        return A.CardEntry(pos=self._pos(meta), count=1 if count is None else count,
                            fields=record, binders=binders or (), cond=cond)
+
+    def card_count(self, meta, c):     # a number, or a name worked out when the cards are made
+        t = c[0]
+        return int(t) if t.type == "INT" else A.Name(pos=self._tpos(t), id=str(t))
 
     def card_product(self, meta, c):
         count, binders, cond = c
-        return A.CardEntry(pos=self._pos(meta), count=int(count) if count is not None else 1,
+        return A.CardEntry(pos=self._pos(meta), count=1 if count is None else count,
                            fields=None, binders=binders, cond=cond)
 
     def record(self, meta, c):
@@ -249,6 +253,10 @@ class _Builder(Transformer):
     def const_decl(self, meta, c):
         return A.ConstDecl(pos=self._pos(meta), name=str(c[0]), expr=c[1])
 
+    def param_decl(self, meta, c):
+        name, typ, default, low, high = c
+        return A.ParamDecl(pos=self._pos(meta), name=str(name), type=typ, default=default, low=low, high=high)
+
     def params(self, meta, c):
         return tuple(str(t) for t in c)
 
@@ -287,6 +295,9 @@ class _Builder(Transformer):
     def block(self, meta, c):
         return tuple(c)
 
+    def random_pick(self, meta, c):
+        return A.RandomPick(pos=self._pos(meta), source=c[0])
+
     def let_stmt(self, meta, c):
         return A.Let(pos=self._pos(meta), name=str(c[0]), expr=c[1])
 
@@ -297,6 +308,9 @@ class _Builder(Transformer):
         target, op, expr = c
         if not isinstance(target, (A.Name, A.Attr)):
             self._fail("only a name or an attribute like p.score can be assigned to", target.pos)
+        if isinstance(expr, A.RandomPick) and op != "=":
+            self._fail(f"'{op} random from ...' is not allowed", expr.pos,
+                       "pick into a local first: let r = random from ..., then add it")
         return A.Assign(pos=self._pos(meta), target=target, op=op, expr=expr)
 
     def bottom(self, meta, c):
@@ -374,6 +388,9 @@ class _Builder(Transformer):
 
     def pass_stmt(self, meta, c):
         return A.Pass(pos=self._pos(meta))
+
+    def return_stmt(self, meta, c):
+        return A.Return(pos=self._pos(meta), value=c[0])
 
     def end_stmt(self, meta, c):
         return A.EndGame(pos=self._pos(meta))

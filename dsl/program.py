@@ -69,6 +69,7 @@ class Decision:
     type: str = ""           # the checker's type of each option (list:card for a subset of cards)
     unique_texts: bool = False   # the options can never read alike (so nothing to number)
     whole_text: bool = False     # display(option) is the whole action text (a label with {...})
+    moves: tuple = ()            # a choice block's named moves (their texts are the options)
 
 
 @attrs.define
@@ -116,6 +117,8 @@ class Program:
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
     warnings: list = attrs.Factory(list)      # leaks found, with allow_leaks (dsl.infoflow)
     frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
+    params: dict = attrs.Factory(dict)        # the game parameters in force, by name (dsl.params)
+    param_info: list = attrs.Factory(list)    # each parameter's declaration (dsl.params.ParamInfo)
 
 
 class NoLegalAction(RulesRuntimeError):
@@ -175,6 +178,34 @@ def shuffle_zone(S, zi: int) -> None:
     else:
         _random_shuffle(S, zone)
     S.hist.append(["shuffle", zi, list(S.z[zi])])
+
+
+RANDOM = -1      # the zone index of a value stacked for ``random from`` in ``State.forced``
+
+
+def pick_random(S, options: list, show, pos: Pos):
+    """A chance event: one of ``options``, drawn with the game's seeded generator — or the next
+    value stacked for a test (``stack={"random": [text, ...]}``), matched by its text. The
+    generator moves on either way, so a stacked game draws what follows as the unstacked one
+    does. Recorded in the history as ["random", text]."""
+    if not options:
+        fail("there is nothing to pick at random from", pos)
+    r = random.Random(S.rng)
+    chosen = options[r.randrange(len(options))]
+    S.rng = r.getrandbits(62)
+    forced = S.forced
+    if forced:
+        for i, (fz, text) in enumerate(forced):
+            if fz == RANDOM:
+                del forced[i]
+                hit = [v for v in options if show(v) == text]
+                if not hit:
+                    fail(f"the stacked random value {text!r} is not one of the options "
+                         f"({', '.join(show(v) for v in options)})", pos)
+                chosen = hit[0]
+                break
+    S.hist.append(["random", show(chosen)])
+    return chosen
 
 
 def _random_shuffle(S, zone: list) -> None:

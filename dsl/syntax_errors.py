@@ -31,8 +31,8 @@ _SYNTAX_ERRORS = (UnexpectedInput, DedentError)
 
 # Groups of terminals, by their text (a regex terminal by its name), used to summarise what the
 # parser accepts.
-_DECLARATIONS = ("game", "players", "kind", "cards", "zone", "state", "player", "card", "const", "define",
-                 "procedure", "flow", "score", "winners", "heuristic", "invariant", "variant")
+_DECLARATIONS = ("game", "players", "kind", "cards", "zone", "state", "player", "card", "const", "param",
+                 "define", "procedure", "flow", "score", "winners", "heuristic", "invariant", "variant")
 _STATEMENTS = ("let", "move", "shuffle", "deal", "announce", "reveal", "pass", "end", "if", "repeat", "while", "for")
 _OPERATORS = frozenset({"+", "-", "*", "/", "mod", "==", "!=", "<=", ">=", "<", ">", "and", "or", "not", "in",
                         "if", "else", ".", "(", "then"})

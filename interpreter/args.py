@@ -45,3 +45,23 @@ def _delay(text: str) -> float:
     if not math.isfinite(x) or not 0 <= x <= 3600:
         raise argparse.ArgumentTypeError(f"expected a number of seconds from 0 to 3600, not {text!r}")
     return x
+
+
+def _param(text: str) -> tuple[str, str]:
+    """``--param NAME=VALUE``: (name, value text); the game checks the name and value (dsl.params)."""
+    name, eq, value = text.partition("=")
+    if not eq or not name.strip().isidentifier() or not value.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, such as target=300, not {text!r}")
+    return name.strip(), value.strip()
+
+
+def add_param_flag(p: argparse.ArgumentParser) -> None:
+    """The ``--param NAME=VALUE`` flag (repeatable) every command that compiles a game takes."""
+    p.add_argument("--param", type=_param, action="append", default=[], metavar="NAME=VALUE", dest="param",
+                   help="set one of the game's parameters, e.g. --param target=300 (repeatable; "
+                        "'rulesrun doc FILE' lists them)")
+
+
+def param_dict(pairs) -> dict:
+    """The --param flags as {name: value text}; a later flag for the same name wins."""
+    return dict(pairs or ())

@@ -1,8 +1,8 @@
 """The ``rulesrun`` command line.
 
-    rulesrun FILE [--players N] [--variant V ...] [--seed N] [--seats human,random,...]
+    rulesrun FILE [--players N] [--variant V ...] [--param NAME=VALUE ...] [--seed N] [--seats human,random,...]
     rulesrun play FILE ...              (the same)
-    rulesrun compile FILE [--players N] [--variant V ...]
+    rulesrun compile FILE [--players N] [--variant V ...] [--param NAME=VALUE ...]
     rulesrun list                       (the shipped games and examples)
 
 FILE is a path, or the name of a shipped game or example (``rulesrun magi``).
@@ -17,7 +17,7 @@ from pathlib import Path
 from dsl import RulesError, RulesRuntimeError
 
 from . import __doc__ as _pkg_doc  # noqa: F401
-from .args import _delay, _Parser, _positive, _seed
+from .args import _delay, _Parser, _positive, _seed, add_param_flag, param_dict
 
 COMMANDS = ("play", "compile", "check", "replay", "simulate", "list")
 # The bot in every seat but the first when --seats is not given: one that answers well under a
@@ -61,6 +61,7 @@ def _common(p: argparse.ArgumentParser, optional: bool = False) -> None:
                    help="number of players (default: the fewest the game allows)")
     p.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
                    help="play a named variant of the rules (repeatable)")
+    add_param_flag(p)
 
 
 def build_parsers():
@@ -94,6 +95,7 @@ def build_parsers():
                        help="check this player count, or every allowed count (default: all)")
     check.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
                        help="check with this variant (repeatable; default: no variant, then each named variant)")
+    add_param_flag(check)
     check.add_argument("--games", "-n", type=_positive, default=100, metavar="N",
                        help="games per configuration (default: 100)")
     check.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed for the search (default: 0)")
@@ -167,6 +169,7 @@ def _n(k: int, word: str) -> str:
 
 def cmd_compile(args) -> int:
     from dsl import compile_rules
+    from dsl.params import param_texts
     from .engine import Game
     rules, span = _allowed_players(args.file)
     if span is None:
@@ -184,7 +187,8 @@ def cmd_compile(args) -> int:
     games, first_error = [], None
     for n in counts:
         try:
-            games.append(Game(compile_rules(rules, n, tuple(args.variant), allow_leaks=args.allow_leaks)))
+            games.append(Game(compile_rules(rules, n, tuple(args.variant), allow_leaks=args.allow_leaks,
+                                            params=param_dict(args.param))))
         except RulesError as e:
             if args.players or "players, not" not in e.message:
                 raise
@@ -206,7 +210,8 @@ def cmd_compile(args) -> int:
     print(safe(f"ok: {prog.title} — {players} players, {'/'.join(map(str, cards))} cards, "
           f"{len([z for z in prog.zones if z.owner is None])} shared + {len(prog.families)} per-player zones, "
           f"{_n(len(prog.decisions), 'decision')}, {_n(len(prog.invariants), 'invariant')}"
-          + (f", variants: {', '.join(variants)}" if variants else "")))
+          + (f", variants: {', '.join(variants)}" if variants else "")
+          + (f", parameters: {param_texts(prog.params, prog.param_info)}" if prog.params else "")))
     return 0
 
 
@@ -234,7 +239,8 @@ def cmd_check(args) -> int:
         return _err("rulesrun check: error: --exhaustive explores one configuration: give --players N")
     if args.no_coverage and (args.coverage_file or args.min_coverage is not None):
         return _err("rulesrun check: error: --no-coverage cannot go with --coverage or --min-coverage")
-    return run_check(args.file, players=players, variants=tuple(args.variant), games=args.games,
+    return run_check(args.file, players=players, variants=tuple(args.variant), params=param_dict(args.param),
+                     games=args.games,
                      seed=args.seed, max_steps=args.max_steps, coverage=not args.no_coverage,
                      coverage_file=args.coverage_file, min_coverage=args.min_coverage,
                      exhaustive=args.exhaustive, max_states=args.max_states, allow_leaks=args.allow_leaks)
@@ -304,7 +310,7 @@ def cmd_play(args) -> int:
         return _resume(args)
     if args.file is None:
         return _err("rulesrun: error: give a rules file to play (or --load RECORD to resume a saved game)")
-    game = load_game(args.file, players=args.players, variants=tuple(args.variant))
+    game = load_game(args.file, players=args.players, variants=tuple(args.variant), params=param_dict(args.param))
     spec = args.seats or ",".join(["human"] + [DEFAULT_BOT] * (game.players - 1))
     try:
         seats = parse_seats(spec, game.players)

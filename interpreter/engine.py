@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from dsl import RulesError, RulesRuntimeError, compile_rules, parse_text
-from dsl.program import MAX_STEPS, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
+from dsl.params import param_texts
+from dsl.program import MAX_STEPS, RANDOM, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
 STATE_FORMAT = "rulesrun-state/2"   # 2: frames hold generated code's labels and live locals
@@ -72,6 +73,7 @@ class Game:
         self.title = program.title
         self.players = program.players
         self.variants = program.variants
+        self.params = program.params      # the game parameters in force (dsl.params)
         names: dict[str, list[int]] = {}
         for cid, name in enumerate(program.card_names):
             names.setdefault(name, []).append(cid)
@@ -105,6 +107,7 @@ class Game:
 
     def __repr__(self):
         v = f" variants={list(self.variants)}" if self.variants else ""
+        v += f" params={self.params}" if self.params else ""
         return f"<Game {self.title!r} players={self.players}{v}>"
 
     def num_players(self) -> int:
@@ -125,7 +128,8 @@ class Game:
         fams = len(p.families)
         return (f"{p.title}: {p.players} players, {len(p.card_names)} cards, {nshared} shared zones + "
                 f"{fams} per player, {len(p.decisions)} kinds of decision, {p.proc_count} procedures"
-                + (f", variants {', '.join(p.variants)}" if p.variants else ""))
+                + (f", variants {', '.join(p.variants)}" if p.variants else "")
+                + (f", parameters {param_texts(p.params, p.param_info)}" if p.params else ""))
 
     def new_initial_state(self, seed: int | None = None, stack: dict | None = None) -> "State":
         """A new game. ``stack`` stacks the deck for tests: {zone: [card names, top first]} applies
@@ -139,6 +143,11 @@ class Game:
         prog = self.program
         forced = []
         for zone_name, orders in stack.items():
+            if zone_name == "random":          # the values 'random from' picks, in order, by text
+                if isinstance(orders, str) or not all(isinstance(t, str) for t in orders):
+                    raise GameError("stack 'random' with a list of the texts of the values, like ['Player 3', '7']")
+                forced.extend([RANDOM, t] for t in orders)
+                continue
             if zone_name not in prog.zone_index:
                 raise GameError(f"cannot stack {zone_name!r}: no shared zone has that name")
             zi = prog.zone_index[zone_name]
@@ -183,7 +192,7 @@ class State:
     """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
 
     __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng", "shown",
-                 "hist", "ann", "forced", "_legal", "budget")
+                 "hist", "ann", "forced", "_legal", "budget", "ret")
 
     # ── creation ───────────────────────────────────────────────────────────
     @classmethod
@@ -359,11 +368,14 @@ class State:
         return [h for h in self.hist if isinstance(h, str)]
 
     def events(self) -> list:
-        """Every step so far: decision texts, and chance events as ("shuffle", zone, [cards, top first])."""
+        """Every step so far: decision texts, and chance events as ("shuffle", zone, [cards, top first])
+        or ("random", text) for a value picked by ``random from``."""
         out = []
         for h in self.hist:
             if isinstance(h, str):
                 out.append(h)
+            elif h[0] == "random":
+                out.append(("random", h[1]))
             else:
                 names = self._prog.card_names
                 out.append(("shuffle", self._prog.zones[h[1]].name, [names[c] for c in reversed(h[2])]))
@@ -485,7 +497,7 @@ class State:
             return NotImplemented
         same_game = self._prog is other._prog or (
             self._prog.source == other._prog.source and self._prog.players == other._prog.players
-            and self._prog.variants == other._prog.variants)
+            and self._prog.variants == other._prog.variants and self._prog.params == other._prog.params)
         return (same_game and self.pending == other.pending and self.z == other.z
                 and self.g == other.g and self.pv == other.pv and self.cv == other.cv
                 and self.frames == other.frames and self.rng == other.rng and self.seed == other.seed
@@ -500,6 +512,8 @@ class State:
         d = self._data()
         d.update({"format": STATE_FORMAT, "game": prog.title, "rules": prog.path,
                   "players": prog.players, "variants": list(prog.variants)})
+        if prog.params:
+            d["params"] = dict(prog.params)
         return d
 
     @classmethod
@@ -516,6 +530,9 @@ class State:
                     tuple(data.get("variants", ())) != tuple(prog.variants):
                 raise GameError(f"this state is of {data.get('game')!r} with {data.get('players')} players "
                                 f"and variants {data.get('variants')}, not of {game!r}")
+            if (data.get("params") or {}) != prog.params:
+                raise GameError(f"this state was played with the parameters {data.get('params') or {}}, "
+                                f"not {prog.params}")
             S = object.__new__(cls)
             S._game, S._prog = game, prog
             S.seed = int(data["seed"])
@@ -583,20 +600,21 @@ def _jsonable(v):
 
 
 def load_game(path: str | Path, players: int | None = None, variants: Iterable[str] = (),
-              allow_leaks: bool = False) -> Game:
+              allow_leaks: bool = False, params: dict | None = None) -> Game:
     """Parse, check and compile a rules file for ``players`` seats (default: the fewest allowed).
     The file must be a regular UTF-8 file of at most 10 MB (a BOM is accepted): see ``files``.
     A leak of hidden information into what every seat sees is a RulesError, or with
-    ``allow_leaks`` a warning in ``game.program.warnings`` (``dsl.infoflow``)."""
+    ``allow_leaks`` a warning in ``game.program.warnings`` (``dsl.infoflow``). ``params`` sets the
+    file's game parameters by name ({"target": 300}, values or their texts; ``dsl.params``)."""
     from .files import load_rules_text
     rules = load_rules_text(path)
     if players is None:
         from dsl.ast import PlayersDecl
         decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
         players = decl.low if decl else 2
-    return Game(compile_rules(rules, int(players), tuple(variants), allow_leaks))
+    return Game(compile_rules(rules, int(players), tuple(variants), allow_leaks, params=params))
 
 
 def load_game_text(text: str, players: int, variants: Iterable[str] = (), path: str = "<rules>",
-                   allow_leaks: bool = False) -> Game:
-    return Game(compile_rules(parse_text(text, path), int(players), tuple(variants), allow_leaks))
+                   allow_leaks: bool = False, params: dict | None = None) -> Game:
+    return Game(compile_rules(parse_text(text, path), int(players), tuple(variants), allow_leaks, params=params))

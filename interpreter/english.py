@@ -242,6 +242,8 @@ class English:
             return None
         if isinstance(s, A.EndGame):
             return Step("The game ends.")
+        if isinstance(s, A.Return):
+            return Step(f"Stop here, giving back {x(s.value)}." if s.value is not None else "Stop here.")
         if isinstance(s, A.If):
             return self.if_(s, ctx)
         if isinstance(s, A.Repeat):

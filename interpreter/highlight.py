@@ -16,7 +16,7 @@ from pathlib import Path
 # has must be in exactly one group (a test checks it), so a new keyword cannot go unhighlighted.
 GROUPS = {
     "storage.type.declaration.rules": ["game", "players", "kind", "cards", "shown", "zone", "state", "const",
-                                       "define", "procedure", "flow", "score", "winners", "heuristic",
+                                       "param", "define", "procedure", "flow", "score", "winners", "heuristic",
                                        "invariant", "variant"],
     "storage.modifier.visibility.rules": ["public", "owner", "facedown", "hidden", "per"],
     "support.type.rules": ["number", "text", "list", "card", "player"],

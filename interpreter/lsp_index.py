@@ -120,6 +120,8 @@ class Index:
             self._add(self._sym(d, d.name, kind, f"{kind} {d.name}: {_type(d.type)}, {d.visibility}"), into)
         elif isinstance(d, A.ConstDecl):
             self._add(self._sym(d, d.name, "const", f"const {d.name} = {self._text(d.expr)}"), into)
+        elif isinstance(d, A.ParamDecl):     # a game parameter reads like a constant
+            self._add(self._sym(d, d.name, "const", f"param {d.name}: {_type(d.type)} = {self._text(d.default)}"), into)
         elif isinstance(d, A.DefineDecl):
             self._add(self._sym(d, d.name, "define", f"define {d.name}({', '.join(d.params)})"), into)
         elif isinstance(d, A.ProcDecl):

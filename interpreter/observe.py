@@ -190,7 +190,7 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
             inner = typ[5:]
             return [relabel(inner, x) for x in v]
         if typ.startswith("choice:"):        # a choice block: a named move's text, or a pick
-            return v if v.__class__ is str else relabel(typ[7:], v)
+            return v if v.__class__ is str else relabel(typ[7:], v)     # (only cards are relabelled)
         return v
 
     S.z = [[card(c) for c in z] for z in S.z]

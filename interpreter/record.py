@@ -1,4 +1,5 @@
-"""Game records: a saved game is its rules file (and the file's hash), players, variants, seed, seats,
+"""Game records: a saved game is its rules file (and the file's hash), players, variants, the game
+parameters set (``params``, when the file has any), seed, seats,
 the list of actions, and the seeds chance was given afresh after an ``undo`` or a ``save`` — a YAML
 file that resumes or replays the game exactly.
 
@@ -79,6 +80,8 @@ def make_record(game: Game, state: State, seats: list[str], actions: list[str] |
         "seats": list(seats),
         "actions": list(state.history() if actions is None else actions),
     }
+    if prog.params:
+        record["params"] = dict(prog.params)
     if reseeds:
         record["reseeds"] = [[int(k), int(s)] for k, s in reseeds]
     return record
@@ -172,6 +175,12 @@ def _check_fields(data: dict) -> str | None:
         return "'actions' is missing or not a list of texts"
     if not _texts(data.get("variants", []), 100):
         return "'variants' is not a list of names"
+    params = data.get("params", {})
+    if not isinstance(params, dict) or len(params) > 100 or not all(
+            isinstance(k, str) and len(k) <= 100 and (isinstance(v, (int, bool)) and abs(v).bit_length() <= SEED_BITS
+                                                     or isinstance(v, str) and len(v) <= MAX_TEXT)
+            for k, v in params.items()):
+        return "'params' is not a mapping of parameter names to values"
     seats = data.get("seats")
     if seats is not None and not _texts(seats, MAX_PLAYERS):
         return "'seats' is not a list of seat kinds"
@@ -207,6 +216,7 @@ def read_record(path: str | Path) -> dict:
     if problem:
         raise RecordError(f"{path} is damaged: {problem}")
     data.setdefault("variants", [])
+    data.setdefault("params", {})
     data.setdefault("seats", None)
     data.setdefault("reseeds", [])
     return data
@@ -242,7 +252,8 @@ def open_record(path: str | Path) -> tuple[Game, State, dict]:
         raise RecordError(f"the rules file {rules} has changed since this game was saved, so its moves may "
                           f"no longer mean the same; restore that version of the file to resume it")
     try:
-        game = load_game(rules, players=record["players"], variants=tuple(record["variants"]))
+        game = load_game(rules, players=record["players"], variants=tuple(record["variants"]),
+                         params=record["params"])
         state = game.replay(record["seed"], record["actions"], reseeds=dict(record["reseeds"]))
     except (RulesError, GameError, RulesRuntimeError) as e:
         raise RecordError(f"{path} does not replay with {rules}: {e}") from None

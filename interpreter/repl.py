@@ -15,6 +15,8 @@ from typing import Callable, TextIO
 
 from rich.markup import escape
 
+from dsl.params import param_texts
+
 from .agents import make_agent
 from .command import rulesrun_command
 from .engine import Game, GameError, State
@@ -112,6 +114,8 @@ class Repl:
         who = ", ".join(f"{names[p]}: {k}" for p, k in enumerate(self.seats))
         variants = tuple(self.game.program.variants)
         chosen = f"; variant{'s' if len(variants) > 1 else ''} {', '.join(variants)}" if variants else ""
+        prog = self.game.program
+        chosen += f"; {param_texts(prog.params, prog.param_info)}" if prog.params else ""
         # no seed on the table while a human plays: it would give away the deck (shown at the end)
         self.say(f"{self.game.title} — {self.game.players} players ({who}){chosen}"
                  + ("" if self.humans else f"; seed {self.seed}"))

@@ -189,7 +189,7 @@ def effective_items(rules: A.RulesFile, variants: tuple) -> list:
     return items
 
 
-def _games(path: str, rules: A.RulesFile, players: int | None, variants: tuple) -> dict:
+def _games(path: str, rules: A.RulesFile, players: int | None, variants: tuple, params=None) -> dict:
     from .engine import load_game
     decl = next((i for i in rules.items if isinstance(i, A.PlayersDecl)), None)
     if decl is None:
@@ -198,7 +198,7 @@ def _games(path: str, rules: A.RulesFile, players: int | None, variants: tuple) 
     out, first_error = {}, None
     for n in counts:
         try:
-            out[n] = load_game(path, players=n, variants=variants)
+            out[n] = load_game(path, players=n, variants=variants, params=params)
         except RulesError as e:
             if players:
                 raise
@@ -213,7 +213,7 @@ class Rulebook:
     ("table", headers, rows), ("steps", [Step]), ("list", [text]), ("diagram", dot, svg)."""
 
     def __init__(self, path: str, players: int | None = None, variants: tuple = (), diagram: bool = False,
-                 game=None):
+                 game=None, params: dict | None = None):
         self.path = path
         if game is not None:           # an already compiled game: its own text and player count
             from dsl import parse_text
@@ -221,7 +221,7 @@ class Rulebook:
             self.games = {game.players: game}
         else:
             self.rules = parse_file(path)
-            self.games = _games(path, self.rules, players, variants)
+            self.games = _games(path, self.rules, players, variants, params)
         active = set(variants)
         for g in self.games.values():
             active.update(g.program.variants)
@@ -235,7 +235,7 @@ class Rulebook:
                 (ctx.families if i.per_player else ctx.zones).add(i.name)
             elif isinstance(i, A.StateDecl) and i.owner is None:
                 ctx.globals.add(i.name)
-            elif isinstance(i, A.ConstDecl):
+            elif isinstance(i, (A.ConstDecl, A.ParamDecl)):
                 ctx.consts.add(i.name)
             elif isinstance(i, A.ProcDecl):
                 ctx.procedures.add(i.name)
@@ -273,6 +273,7 @@ class Rulebook:
         self.p(f"A game for {span} players." + (f" Variants: {', '.join(self.variants)}." if self.variants else ""))
         for text in _header_comment(self.rules.source):
             self.blocks.append(("note", text))
+        self.parameters(prog)
         self.components()
         self.zones_and_state()
         self.terms()
@@ -281,6 +282,17 @@ class Rulebook:
         self.variant_sections()
         self.p(f"This rulebook was written by `rulesrun doc` from `{self.path}`; the rules file is the "
                "authority. Notes in italics are the file's own comments.")
+
+    def parameters(self, prog):
+        """The game's parameters (dsl.params): what each takes, its default, the value in this rulebook."""
+        if not prog.param_info:
+            return
+        self.h(2, "Parameters")
+        self.p("Settings agreed before the game, each set with `--param NAME=VALUE`:")
+        self.blocks.append(("list", [
+            f"**{words(i.name)}** (`{i.name}`): {i.describe()}; {i.text(i.default)} unless set"
+            + (f" — {i.text(prog.params[i.name])} in this rulebook" if prog.params[i.name] != i.default else "") + "."
+            for i in prog.param_info]))
 
     def components(self):
         self.h(2, "Components")
@@ -407,7 +419,7 @@ class Rulebook:
 
 
 def main(argv: list[str]) -> int:
-    from .args import _Parser, _positive
+    from .args import _Parser, _positive, add_param_flag, param_dict
     from .rulebook_render import to_html, to_markdown
     parser = _Parser(prog="rulesrun doc", description="Write a rulebook a player can read from a rules file: the "
                      "components, the table, the flow of play as numbered steps, scoring and the variants.")
@@ -416,6 +428,7 @@ def main(argv: list[str]) -> int:
                         help="the rulebook for this many players (default: every count the game allows)")
     parser.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
                         help="with this variant's rules in place (repeatable)")
+    add_param_flag(parser)
     parser.add_argument("--format", "-f", choices=("md", "html"), default=None,
                         help="Markdown or a standalone HTML page (default: from -o's suffix, else md)")
     parser.add_argument("-o", "--output", metavar="OUT", help="write to this file (default: print it)")
@@ -425,7 +438,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     fmt = args.format or ("html" if args.output and args.output.endswith((".html", ".htm")) else "md")
     try:
-        book = Rulebook(args.file, args.players, tuple(args.variant), diagram=args.diagram)
+        book = Rulebook(args.file, args.players, tuple(args.variant), diagram=args.diagram,
+                        params=param_dict(args.param))
     except RulesError as e:
         print(e.render(), file=sys.stderr)
         return 1

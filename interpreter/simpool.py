@@ -193,11 +193,13 @@ class _Stop(Exception):
 
 def _load(spec: dict):
     from .engine import load_game_text
-    key = (spec["path"], spec["text"], spec["players"], tuple(spec["variants"]))
+    params = spec.get("params") or {}
+    key = (spec["path"], spec["text"], spec["players"], tuple(spec["variants"]), tuple(sorted(params.items())))
     game = _WORKER.get(key)
     if game is None:
         _WORKER.clear()
-        game = _WORKER[key] = load_game_text(spec["text"], spec["players"], spec["variants"], spec["path"])
+        game = _WORKER[key] = load_game_text(spec["text"], spec["players"], spec["variants"], spec["path"],
+                                             params=params)
     return game
 
 
@@ -231,7 +233,7 @@ def _end_pool(ex) -> None:
 def run_games(spec: dict, games: int, jobs: int = 1, backend: str = "local", progress=None,
               keep_going: bool = False, task=None) -> list[dict]:
     """Play games 0 … games-1 and return their records in index order. ``spec`` holds the rules
-    text and path, players, variants, seats, seed, rotate and max_steps. ``progress(done)`` is
+    text and path, players, variants, game parameters (``params``), seats, seed, rotate and max_steps. ``progress(done)`` is
     called as games finish. Raises ``SimulationIncomplete`` when a game failed or was lost."""
     task = task or play_task
     records: dict[int, dict] = {}
@@ -316,6 +318,8 @@ def replay_command(args, game, failure: dict, moves_path: str) -> str:
     words = ["rulesrun", str(args.file), "--players", str(game.players)]
     for v in game.variants:
         words += ["--variant", v]
+    for i in game.program.param_info:
+        words += ["--param", f"{i.name}={i.text(game.params[i.name])}"]
     words += ["--seed", str(failure["seed"]), "--seats", ",".join(["human"] * game.players), "--moves", moves_path]
     return " ".join(shlex.quote(w) for w in words)
 

@@ -164,6 +164,7 @@ def headline(summary: dict, info: dict) -> str:
     n = info["players"]
     return (f"{info['title']}: {summary['games']} games, {n} players"
             + (f", variant {', '.join(info['variants'])}" if info["variants"] else "")
+            + "".join(f", {k}={v}" for k, v in (info.get("param_texts") or {}).items())
             + f"; seats {','.join(info['seats'])}" + (" (rotated each game)" if info["rotate"] else "")
             + f"; seed {info['seed']}")
 
@@ -312,7 +313,7 @@ def plot(summary: dict, records: list[dict], info: dict, path: str) -> None:
 
 # ── the command ─────────────────────────────────────────────────────────────
 def build_parser():
-    from .args import _Parser, _positive, _seed
+    from .args import _Parser, _positive, _seed, add_param_flag
     p = _Parser(prog="rulesrun simulate", description=USAGE, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="FILE", help="the .rules file")
     p.add_argument("--games", "-n", type=_positive, required=True, metavar="N", help="how many games to play")
@@ -320,6 +321,7 @@ def build_parser():
                    help="number of players (default: the fewest the game allows)")
     p.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
                    help="play a named variant of the rules (repeatable)")
+    add_param_flag(p)
     p.add_argument("--seats", metavar="SPEC",
                    help=f"the bot at each seat, a comma list ({SEAT_HELP.replace('human, ', '')}); "
                         f"one kind alone fills every seat (default: random)")
@@ -419,8 +421,9 @@ def main(argv: list[str]) -> int:
     """``rulesrun simulate ...``; returns the exit code. Errors in the rules file are raised as
     ``RulesError`` for the caller (``cli.main``) to print."""
     args = build_parser().parse_args(argv)
+    from .args import param_dict
     from .engine import load_game
-    game = load_game(args.file, players=args.players, variants=tuple(args.variant))
+    game = load_game(args.file, players=args.players, variants=tuple(args.variant), params=param_dict(args.param))
     n = game.players
     try:
         seats = resolve_seats(args.seats, n)
@@ -443,7 +446,7 @@ def main(argv: list[str]) -> int:
     from .files import read_text
     spec = {"path": str(args.file), "text": read_text(args.file, "rules file"), "players": n,
             "variants": list(game.variants), "seats": seats, "seed": args.seed, "rotate": args.rotate,
-            "max_steps": args.max_steps}
+            "max_steps": args.max_steps, "params": dict(game.params)}
     started = time.perf_counter()
     incomplete = None
     with _Progress(args.games, args.quiet) as progress:
@@ -465,6 +468,7 @@ def main(argv: list[str]) -> int:
             return 1
     summary = summarise(records, n)
     info = {"title": game.title, "file": str(args.file), "players": n, "variants": list(game.variants),
+            "param_texts": {i.name: i.text(game.params[i.name]) for i in game.program.param_info},
             "seats": seats, "rotate": args.rotate, "seed": args.seed, "games": args.games, "jobs": jobs,
             "backend": args.backend, "wall": wall}
     from .safe_text import SafeConsole, safe
@@ -480,6 +484,7 @@ def main(argv: list[str]) -> int:
                    "complete": False, "finished": len(records), "failed": incomplete.failed,
                    "lost": incomplete.lost}),
                "game": game.title, "file": str(args.file), "players": n, "variants": list(game.variants),
+               "params": dict(game.params),
                "seats": seats, "rotate": args.rotate, "seed": args.seed, "games": args.games, "jobs": jobs,
                "backend": args.backend, "wall_seconds": wall, "summary": summary, "records": records}
         try:

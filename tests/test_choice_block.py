@@ -226,3 +226,103 @@ def test_the_rulebook_the_diagram_and_coverage_read_a_choice_block():
     assert "draw / play / pass" in dot and '[label="pass"]' in dot
     book = rulebook_text(make(BLOCK))
     assert "makes one choice of these" in book and "“draw” (offered when" in book and "“pass”:" in book
+
+
+# ── procedures that return a value ──────────────────────────────────────────
+RETURNS = """
+state total: number = 0
+procedure pick(p):
+    p chooses c from p.hand as "play"
+    move c to pile
+    return c.rank
+procedure double(n):
+    if n > 2:
+        return n * 2
+    return n
+procedure maybe(n):
+    if n > 100:
+        return n
+flow:
+    shuffle deck
+    deal 2 from deck to hand
+    for p in players:
+        let r = pick(p)
+        total += double(r)
+        let z = maybe(r)
+        if z == none:
+            announce "{p} played rank {r}."
+    end game
+"""
+
+
+def test_a_procedure_returns_a_value_even_across_a_decision():
+    g = make(RETURNS)
+    s = g.new_initial_state(seed=1, stack={"deck": ["Red 3", "Red 1", "Blue 2", "Green 4"]})
+    s.apply_action("play Red 3")           # doubled: 6
+    s.apply_action("play Blue 2")          # 2
+    assert s.is_terminal() and s.var("total") == 8
+    assert s.log() == ["Player 1 played rank 3.", "Player 2 played rank 2."]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("        let r = pick(p)", "        let r = pick(p) + 1", "gives its value only as the whole right side"),
+    ("        if z == none:", "        if z == 1 + nothing(z):", "unknown function"),
+    ("    end game", "    return 3\n    end game", "'return' ends a procedure, and this is not in one"),
+    ("        return n\nflow", "        return n\n    return yes\nflow", "returns a number elsewhere, and a yes/no here"),
+])
+def test_return_errors(old, new, message):
+    with pytest.raises(RulesError) as err:
+        make(RETURNS.replace(old, new))
+    assert message in err.value.message
+
+
+def test_taking_the_value_of_a_procedure_that_returns_none_is_an_error():
+    body = RETURNS.replace("        let z = maybe(r)", "        let z = shout(r)") + \
+        "procedure shout(n):\n    announce \"{n}\"\n"
+    with pytest.raises(RulesError) as err:
+        make(body)
+    assert "does not give a value (it has no 'return VALUE')" in err.value.message
+
+
+def test_a_returned_secret_is_still_a_secret_to_the_leak_check():
+    body = """
+        procedure secret_of(p):
+            p chooses c from p.hand as "show"
+            return c
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            let c = secret_of(player 1)
+            announce "Player 1 holds {c}."
+            end game
+    """
+    with pytest.raises(RulesError) as err:
+        load_game_text(HEADER + textwrap.dedent(body), 2, path="t.rules")
+    assert "a card chosen from each player's hand" in err.value.message
+    game = load_game_text(HEADER + textwrap.dedent(body.replace('            announce', '            move c to pile\n            announce')), 2, path="t.rules")
+    assert game.program.players == 2       # moved to a public zone first: no leak
+
+
+def test_a_pick_of_a_kind_value_keeps_its_label_beside_named_moves():
+    s = make("""
+        state trump: Suit = Red
+        flow:
+            player 1 chooses:
+                t from Suit where t != Red as "name":
+                    trump = t
+                "pass":
+                    pass
+            end game
+    """).new_initial_state(seed=1)
+    assert [str(a) for a in s.legal_actions()] == ["name Green", "name Blue", "pass"]
+    s.apply_action("name Blue")
+    assert s.var("trump") == "Blue"
+    with pytest.raises(RulesError, match='the move "Red" reads as a value of Suit'):
+        make("""
+            flow:
+                player 1 chooses:
+                    t from Suit as "name":
+                        pass
+                    "Red":
+                        pass
+        """)

@@ -305,7 +305,7 @@ CHECKS = [
     case("card-attribute-without-card", stmt("let x = rank"), "'rank' belongs to a card: say which", 25, 17,
          "write c.rank"),
     case("procedure-as-value", stmt("let x = play()"), "procedure 'play' does not give a value", 25, 17,
-         "call it on a line of its own"),
+         "call it on a line of its own, or give it a 'return VALUE'"),
     case("procedure-not-called", stmt("let x = play"), "'play' must be called", 25, 17, "write play(...)"),
     case("value-thrown-away", stmt("value(c)"), "value(...) gives a value, and this line throws it away", 25, 9,
          "use it in a statement"),

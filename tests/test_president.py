@@ -60,3 +60,14 @@ def test_leads_and_answers_equal_a_plain_enumeration():
 
 def value(name: str) -> int:
     return {"J": 11, "Q": 12, "K": 13, "A": 14, "2": 15}.get(name) or int(name)
+
+
+@pytest.mark.parametrize("hands", [1, 5])
+def test_the_number_of_hands_is_a_parameter(hands):
+    game = load_game(ROOT / "examples" / "president.rules", players=4, params={"hands": hands})
+    state = game.new_initial_state(seed=1)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert sum("is the President" in line for line in state.log()) == hands
+    assert sum(state.var("points", p) for p in range(4)) == hands * 6

@@ -51,6 +51,7 @@ class Group:
     index: dict = attrs.Factory(dict)   # key -> position in keys
     decisions: list = attrs.Factory(list)   # the decision indices in the group
     whole: Any = None           # a label with {expressions}: the decision's display makes the whole text
+    moves: frozenset = frozenset()      # a choice block's named moves
 
 
 def _is_move(key) -> bool:
@@ -119,13 +120,15 @@ class ActionSpace:
             keys = self._domain(d, node)
             if gkey in by_key:
                 grp = self.groups[by_key[gkey]]
+                grp.moves = grp.moves | frozenset(getattr(d, "moves", ()))
                 for k in keys:
                     if k not in grp.index and k != DONE:
                         grp.index[k] = None
                         grp.keys.insert(len(grp.keys) - (1 if grp.subset else 0), k)
             else:
                 by_key[gkey] = len(self.groups)
-                grp = Group(d.label, d.type, d.kind == "subset", list(keys), [])
+                grp = Group(d.label, d.type, d.kind == "subset", list(keys), [],
+                            moves=frozenset(getattr(d, "moves", ())))
                 if getattr(d, "whole_text", False) and d.kind != "subset":
                     grp.whole = d.display
                 grp.index = dict.fromkeys(grp.keys)
@@ -328,12 +331,12 @@ class ActionSpace:
         return str(key)
 
     # ── options <-> ids ─────────────────────────────────────────────────────
-    def key(self, t: str, value) -> Any:
+    def key(self, t: str, value, moves=()) -> Any:
         """The domain key of one option value (a card's kind for a card)."""
         if value is None:
             return _NONE_KEY
         if t.startswith("choice:"):
-            return ("<move>", value) if isinstance(value, str) else self.key(t[7:], value)
+            return ("<move>", value) if value in moves else self.key(t[7:], value)
         if t == "card":
             return self.card_class[value]
         return value
@@ -385,7 +388,7 @@ class Table:
             if grp.subset:
                 out.append((tuple(sorted((space.key(elem, v) for v in value), key=lambda k: grp.index.get(k, -1))), i))
             else:
-                out.append((space.key(elem, value), i))
+                out.append((space.key(elem, value, grp.moves), i))
         return grp, out
 
     def _check(self, grp: Group, key) -> int:

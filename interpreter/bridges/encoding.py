@@ -235,28 +235,31 @@ def _digest(path: str) -> str:
         raise BridgeError(f"cannot read the rules file {path!r}: {e.strerror}") from None
 
 
-def engine_game(path, players: int | None = None, variants=()):
-    """``interpreter.load_game``, compiled once per file content, player count and variants."""
+def engine_game(path, players: int | None = None, variants=(), params: dict | None = None):
+    """``interpreter.load_game``, compiled once per file content, player count, variants and
+    game parameters ({name: value}, dsl.params)."""
     from interpreter.engine import load_game
     path = str(path)
-    key = (path, _digest(path), players, tuple(variants))
+    key = (path, _digest(path), players, tuple(variants), tuple(sorted((params or {}).items())))
     game = _GAMES.get(key)
     if game is None:
-        game = _GAMES[key] = load_game(path, players=players, variants=tuple(variants))
+        game = _GAMES[key] = load_game(path, players=players, variants=tuple(variants), params=params)
         if len(_GAMES) > 128:
             _GAMES.pop(next(iter(_GAMES)))
     return game
 
 
-def compiled(path, players: int | None = None, variants=(), number_bounds: dict | None = None):
+def compiled(path, players: int | None = None, variants=(), number_bounds: dict | None = None,
+             params: dict | None = None):
     """(engine Game, ActionSpace, Encoder) of a configuration, compiled once per file content
     (OpenSpiel loads a game again for every state it deserializes; environments are made often)."""
     path = str(path)
     bounds = dict(number_bounds or {})
-    key = (path, _digest(path), players, tuple(variants), tuple(sorted(bounds.items())))
+    key = (path, _digest(path), players, tuple(variants), tuple(sorted(bounds.items())),
+           tuple(sorted((params or {}).items())))
     hit = _COMPILED.get(key)
     if hit is None:
-        engine = engine_game(path, players, variants)
+        engine = engine_game(path, players, variants, params)
         space = ActionSpace(engine, bounds)
         hit = _COMPILED[key] = (engine, space, Encoder(space))
         if len(_COMPILED) > 64:

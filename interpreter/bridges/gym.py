@@ -41,12 +41,12 @@ class RulesGymEnv(gymnasium.Env):
 
     def __init__(self, path, players: int | None = None, variants=(), seat: int = 0,
                  opponents="random", number_bounds: dict | None = None, utility: str = "returns",
-                 illegal_reward: float = -1.0, render_mode: str | None = None):
+                 illegal_reward: float = -1.0, render_mode: str | None = None, params: dict | None = None):
         if utility not in ("returns", "win"):
             raise BridgeError(f"utility must be 'returns' or 'win', not {utility!r}")
         if render_mode not in (None, "ansi"):
             raise BridgeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.engine, self.space, self.encoder = compiled(path, players, variants, number_bounds)
+        self.engine, self.space, self.encoder = compiled(path, players, variants, number_bounds, params)
         n = self.engine.players
         if not 0 <= seat < n:
             raise BridgeError(f"seat {seat} is not a seat of a {n}-player game (0 to {n - 1})")

@@ -31,7 +31,7 @@ from .encoding import compiled
 SHORT_NAME = "rulesrun"
 DEFAULT_DEALS = 1000
 DEFAULT_MAX_LENGTH = 10_000
-_PARAMS = {"file": "", "players": 0, "variants": "", "deals": DEFAULT_DEALS, "number_bounds": "",
+_PARAMS = {"file": "", "players": 0, "variants": "", "deals": DEFAULT_DEALS, "number_bounds": "", "rules_params": "",
            "utility": "returns", "max_game_length": DEFAULT_MAX_LENGTH}
 _GAMES: "weakref.WeakValueDictionary[str, RulesrunGame]" = weakref.WeakValueDictionary()
 
@@ -67,6 +67,22 @@ def _bounds_text(bounds: dict) -> str:
     return ";".join(f"{k}:{lo}:{hi}" for k, (lo, hi) in bounds.items())
 
 
+def parse_rules_params(text: str) -> dict:
+    """'target:300;vulnerable:yes' -> {'target': '300', 'vulnerable': 'yes'}: the rules file's game
+    parameters (dsl.params), written as OpenSpiel's parameter strings allow."""
+    out = {}
+    for part in filter(None, (p.strip() for p in str(text).split(";"))):
+        name, colon, value = part.partition(":")
+        if not colon or not name.strip():
+            raise BridgeError(f"bad rules_params {part!r}: write name:value, like target:300")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _rules_params_text(params: dict, info) -> str:
+    return ";".join(f"{i.name}:{i.text(params[i.name])}" for i in info)
+
+
 def _variants(text: str) -> tuple:
     return tuple(v.strip() for v in str(text).replace(",", "+").split("+") if v.strip())
 
@@ -81,6 +97,8 @@ class RulesrunGame(pyspiel.Game):
             raise BridgeError("the 'rulesrun' game needs a rules file: {'file': 'games/magi.rules', 'players': 4}")
         players = int(params.get("players") or 0) or None
         variants = _variants(params.get("variants", ""))
+        rules_params = params.get("rules_params") or ""
+        rules_params = parse_rules_params(rules_params) if isinstance(rules_params, str) else dict(rules_params)
         bounds = params.get("number_bounds") or ""
         bounds = parse_bounds(bounds) if isinstance(bounds, str) else dict(bounds)
         self.deals = int(params.get("deals", DEFAULT_DEALS))
@@ -90,7 +108,7 @@ class RulesrunGame(pyspiel.Game):
         if self.utility not in ("returns", "win"):
             raise BridgeError(f"utility must be 'returns' (the file's scores) or 'win' (1 for a winner), "
                               f"not {self.utility!r}")
-        self.engine, self.space, self.encoder = compiled(str(path), players, variants, bounds)
+        self.engine, self.space, self.encoder = compiled(str(path), players, variants, bounds, rules_params)
         engine = self.engine
         prog = engine.program
         n = prog.players
@@ -104,7 +122,8 @@ class RulesrunGame(pyspiel.Game):
             utility_sum=None, max_game_length=self.max_length)
         clean = {"file": str(path), "players": n, "variants": "+".join(prog.variants),
                  "deals": self.deals, "utility": self.utility, "max_game_length": self.max_length,
-                 "number_bounds": _bounds_text(self.space.number_bounds)}
+                 "number_bounds": _bounds_text(self.space.number_bounds),
+                 "rules_params": _rules_params_text(prog.params, prog.param_info)}
         super().__init__(game_type, info, clean)
         self.key = repr(sorted(clean.items()))
         _GAMES[self.key] = self
@@ -355,11 +374,14 @@ pyspiel.register_game(_type(SHORT_NAME, "rulesrun: any .rules file", 1, 64), Rul
 
 def load_game(path, players: int | None = None, variants=(), deals: int = DEFAULT_DEALS,
               number_bounds: dict | None = None, utility: str = "returns",
-              max_game_length: int = DEFAULT_MAX_LENGTH) -> RulesrunGame:
+              max_game_length: int = DEFAULT_MAX_LENGTH, params: dict | None = None) -> RulesrunGame:
     """A pyspiel.Game for a rules file: ``players`` (default the fewest), ``variants`` by name,
     ``deals`` chance outcomes at the start, ``number_bounds`` {label: (low, high)} for number
-    choices whose range the file does not fix, ``utility`` 'returns' or 'win'."""
+    choices whose range the file does not fix, ``utility`` 'returns' or 'win', ``params`` the file's
+    game parameters {name: value} (OpenSpiel's string form: ``rules_params='target:300;vulnerable:yes'``)."""
     params = {"file": str(path), "players": int(players or 0), "variants": "+".join(variants),
               "deals": int(deals), "utility": utility, "max_game_length": int(max_game_length),
-              "number_bounds": _bounds_text(number_bounds or {})}
+              "number_bounds": _bounds_text(number_bounds or {}),
+              "rules_params": ";".join(f"{k}:{'yes' if v is True else 'no' if v is False else v}"
+                                       for k, v in (params or {}).items())}
     return pyspiel.load_game(SHORT_NAME, params)

@@ -38,13 +38,13 @@ class RulesEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "rulesrun_v0", "is_parallelizable": False}
 
     def __init__(self, path, players: int | None = None, variants=(), number_bounds: dict | None = None,
-                 utility: str = "returns", render_mode: str | None = None):
+                 utility: str = "returns", render_mode: str | None = None, params: dict | None = None):
         super().__init__()
         if utility not in ("returns", "win"):
             raise BridgeError(f"utility must be 'returns' or 'win', not {utility!r}")
         if render_mode not in (None, "ansi"):
             raise BridgeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.engine, self.space, self.encoder = compiled(path, players, variants, number_bounds)
+        self.engine, self.space, self.encoder = compiled(path, players, variants, number_bounds, params)
         self.utility = utility
         self.render_mode = render_mode
         n = self.engine.players

@@ -30,14 +30,14 @@ def check_config(path: str, cfg: Config, games: int, seed: int, max_steps: int, 
     """Check one configuration: (checker, failure or None). With ``coverage`` the games are traced
     (``checker.coverage``) and half of them are guided toward what the others never reached."""
     rules = rules if rules is not None else parse_file(path)
-    program = compile_rules(rules, cfg.players, cfg.variants, allow_leaks=allow_leaks)
+    program = compile_rules(rules, cfg.players, cfg.variants, allow_leaks=allow_leaks, params=cfg.params)
     game = Game(program)
     if not coverage:    # traced all the same, lightly: the leak tests need the announcements' moments
         checker = GameChecker(game, max_steps, tracer=Tracer(program), rules=rules)
         return checker, hypothesis_games(checker, cfg, games, seed, progress)
     cov = Coverage.empty(program, rules)
     checker = GameChecker(game, max_steps, coverage=cov, tracer=Tracer(program),
-                          probe=AbleProbe(rules, cfg.players, cfg.variants, program, allow_leaks))
+                          probe=AbleProbe(rules, cfg.players, cfg.variants, program, allow_leaks, cfg.params))
     first = max(1, games - games // 2)
     failure = hypothesis_games(checker, cfg, first, seed, progress)
     if failure is None and games > first:
@@ -45,20 +45,20 @@ def check_config(path: str, cfg: Config, games: int, seed: int, max_steps: int, 
     return checker, failure
 
 
-def run_check(path: str, players=None, variants=(), games: int = 100, seed: int = 0,
+def run_check(path: str, players=None, variants=(), games: int = 100, seed: int = 0, params: dict | None = None,
               max_steps: int = 100_000, out=None, err=None, coverage: bool = True,
               coverage_file: str | None = None, min_coverage: float | None = None,
               exhaustive: bool = False, max_states: int = 200_000, allow_leaks: bool = False) -> int:
     """Check a rules file and print the report; 0 when every property holds (and coverage is at
     least ``min_coverage`` per cent of the branches), 1 on a failure, 3 when an exhaustive search
-    ran out of its state budget."""
+    ran out of its state budget. ``params`` sets the file's game parameters in every configuration."""
     out = out or sys.stdout
     err = err or sys.stderr
     if exhaustive:
         from .exhaustive import run_exhaustive
-        return run_exhaustive(path, players, variants, max_states, max_steps, out, err, seed, allow_leaks)
+        return run_exhaustive(path, players, variants, max_states, max_steps, out, err, seed, allow_leaks, params)
     rules = parse_file(path)
-    configs = configurations(path, players, list(variants), rules, allow_leaks)
+    configs = configurations(path, players, list(variants), rules, allow_leaks, params)
     tty = hasattr(err, "isatty") and err.isatty()
     start = time.perf_counter()
     totals = {k: 0 for k in PROPERTIES}
@@ -88,6 +88,7 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
             print("\r" + " " * 70 + "\r", end="", file=err)
         if failure is not None:
             print(f"  {label}: FAILED", file=err)
+            failure.params = cfg.params
             report_failure(path, failure, out)
             if cov is not None:
                 print(f"  ({cov.summary_line()})", file=out)

@@ -395,14 +395,15 @@ class AbleProbe:
     that opened it is run again on the rules compiled without ``if able``, where an empty filter
     leaves the player nothing to choose (``NoLegalAction``)."""
 
-    def __init__(self, rules, players: int, variants: tuple, program, allow_leaks: bool = False):
+    def __init__(self, rules, players: int, variants: tuple, program, allow_leaks: bool = False, params=None):
         from dsl import compile_rules
 
         from ..engine import Game
         able = {b.pos for b in branches_of(rules) if b.kind == "able"}
         self.decisions = {i for i, d in enumerate(program.decisions) if d.pos in able}
         self.pos = {i: program.decisions[i].pos for i in self.decisions}
-        self.shadow = Game(compile_rules(strip_if_able(rules), players, variants, allow_leaks=True)) if self.decisions else None
+        self.shadow = Game(compile_rules(strip_if_able(rules), players, variants, allow_leaks=True,
+                                         params=params)) if self.decisions else None
         self.done: set = set()          # decisions seen both ways: no need to probe them again
 
     @property

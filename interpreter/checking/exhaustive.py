@@ -141,11 +141,11 @@ def _cycle(edges):
 
 
 def run_exhaustive(path, players, variants, max_states, max_steps, out, err, seed: int = 0,
-                   allow_leaks: bool = False) -> int:
+                   allow_leaks: bool = False, params: dict | None = None) -> int:
     rules = parse_file(path)
-    configs = configurations(path, players, list(variants), rules, allow_leaks)
+    configs = configurations(path, players, list(variants), rules, allow_leaks, params)
     cfg = configs[0]
-    game = Game(compile_rules(rules, cfg.players, cfg.variants, allow_leaks=allow_leaks))
+    game = Game(compile_rules(rules, cfg.players, cfg.variants, allow_leaks=allow_leaks, params=cfg.params))
     t0 = time.perf_counter()
     outcome, v, n, moves = explore(game, seed, max_states, max_steps)
     took = time.perf_counter() - t0
@@ -157,7 +157,8 @@ def run_exhaustive(path, players, variants, max_states, max_steps, out, err, see
         return 3
     if outcome == "failed":
         print(f"  {where}: FAILED after exploring {n:,} states ({took:.1f}s)", file=err)
-        report_failure(path, Failure(v.prop, v.message, cfg.players, cfg.variants, seed, moves, "exhaustive"), out)
+        report_failure(path, Failure(v.prop, v.message, cfg.players, cfg.variants, seed, moves, "exhaustive",
+                                     cfg.params), out)
         return 1
     print(f"proved: {game.title} — {where}: every line of play explored, {n:,} distinct states in "
           f"{took:.1f}s; the invariants and card conservation hold in every state, the player to move "

@@ -117,6 +117,9 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
     for e in events:
         if isinstance(e, str):
             continue
+        if e[0] == "random":            # the same chance values in the other deal
+            stack.setdefault("random", []).append(e[1])
+            continue
         zi, order = e[1], e[2]
         info = prog.zones[zi]
         if info.owner is not None:

@@ -18,13 +18,19 @@ from .properties import PROPERTIES
 class Config:
     players: int
     variants: tuple
+    params: dict = attrs.Factory(dict)   # the game parameters set (dsl.params): the same in every configuration
 
     def describe(self) -> str:
         v = f", variant {'+'.join(self.variants)}" if self.variants else ""
-        return f"{self.players} players{v}"
+        return f"{self.players} players{v}" + "".join(f", {k}={_text(x)}" for k, x in self.params.items())
 
 
-def configurations(path: str, players, variants: list[str], rules=None, allow_leaks: bool = False) -> list[Config]:
+def _text(value) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
+def configurations(path: str, players, variants: list[str], rules=None, allow_leaks: bool = False,
+                   params: dict | None = None) -> list[Config]:
     rules = rules if rules is not None else parse_file(path)
     decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
     if decl is None:
@@ -42,12 +48,12 @@ def configurations(path: str, players, variants: list[str], rules=None, allow_le
     for n in chosen:
         for vs in sets:
             try:
-                compile_rules(rules, n, vs, allow_leaks=allow_leaks)
+                compile_rules(rules, n, vs, allow_leaks=allow_leaks, params=params)
             except RulesError as e:
                 if "players, not" in e.message and players in (None, "all"):
                     continue  # a count only some variants allow
                 raise
-            out.append(Config(n, vs))
+            out.append(Config(n, vs, dict(params or {})))
     return out
 
 
@@ -69,6 +75,7 @@ HOW = {"shrunk": " (shrunk)", "guided": " (found by guided search; not shrunk)",
 def report_failure(path: str, f, out) -> None:
     moves = write_moves(f, path)
     v = "".join(f" --variant {shlex.quote(x)}" for x in f.variants)
+    v += "".join(f" --param {shlex.quote(f'{k}={_text(x)}')}" for k, x in f.params.items())
     seats = ",".join(["human"] * f.players)
     print(f"FAILED: {PROPERTIES.get(f.prop, f.prop)}", file=out)
     print(f"  {f.message}", file=out)

@@ -33,6 +33,7 @@ class Failure:
     seed: int
     actions: list
     how: str = "shrunk"          # shrunk | guided | full | exhaustive
+    params: dict = attrs.Factory(dict)   # the game parameters set (dsl.params), for the replay command
 
 
 def hypothesis_games(checker: GameChecker, cfg, games: int, seed: int, progress=None) -> Failure | None:

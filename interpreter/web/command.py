@@ -1,6 +1,6 @@
 """``rulesrun serve``: play a rules file with friends in the browser (needs the ``web`` extra).
 
-    rulesrun serve FILE [--players N] [--variant V ...] [--seats SPEC] [--seed N] [--port P]
+    rulesrun serve FILE [--players N] [--variant V ...] [--param NAME=VALUE ...] [--seats SPEC] [--seed N] [--port P]
                         [--host H] [--delay S] [--watch] [--save-dir DIR]
     rulesrun serve --load RECORD ...
 
@@ -21,7 +21,7 @@ MISSING = ("rulesrun serve needs the web extra, which is not installed here: "
 
 
 def parser() -> argparse.ArgumentParser:
-    from ..args import _Parser, _positive, _seed
+    from ..args import _Parser, _positive, _seed, add_param_flag
     p = _Parser(prog="rulesrun serve", description="Serve a game to play in the browser: one link per "
                 "human seat, one for spectators. For friends on a local network, not the internet: "
                 "there are no accounts, only the links' secret tokens.")
@@ -30,6 +30,7 @@ def parser() -> argparse.ArgumentParser:
                    help="number of players (default: the fewest the game allows)")
     p.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
                    help="play a named variant of the rules (repeatable)")
+    add_param_flag(p)
     p.add_argument("--seats", metavar="SPEC", help="who plays each seat, a comma list of human, random, "
                    "greedy, ismcts or ismcts:N (default: seat 1 human, the others random)")
     p.add_argument("--seed", type=_seed, metavar="N", help="random seed of the first table")
@@ -61,6 +62,7 @@ def _lan_address() -> str:
 def build_hub(args, base_url: str):
     """The hub with the first table, from the command's arguments. Errors: ValueError with a message."""
     from ..agents import parse_seats
+    from ..args import param_dict
     from ..engine import load_game
     from ..record import RecordError, open_record
     from .server import Config, Hub
@@ -73,32 +75,35 @@ def build_hub(args, base_url: str):
             raise ValueError(str(e)) from None
         seats = parse_seats(args.seats or ",".join(record.get("seats") or []) or None, game.players)
         config = Config(rules=game.program.path, players=game.players, variants=tuple(game.variants),
-                        seats=seats, delay=args.delay, save_dir=args.save_dir, watch=False, base_url=base_url)
+                        params=dict(game.params), seats=seats, delay=args.delay, save_dir=args.save_dir,
+                        watch=False, base_url=base_url)
         hub = Hub(config)
         table = hub.add(game, seats, record["seed"], state=state,
                         settings={"rules": game.program.path, "players": game.players,
-                                  "variants": list(game.variants)})
+                                  "variants": list(game.variants), "params": dict(game.params)})
         return hub, table
     if args.file is None:
         raise ValueError("give a rules file to serve (or --load RECORD to resume a saved game)")
     try:
-        game = load_game(args.file, players=args.players, variants=tuple(args.variant))
+        game = load_game(args.file, players=args.players, variants=tuple(args.variant), params=param_dict(args.param))
     except OSError as e:
         raise ValueError(f"cannot read {args.file}: {e.strerror or e}") from None
     seats = parse_seats(args.seats, game.players)
-    config = Config(rules=args.file, players=game.players, variants=tuple(args.variant), seats=seats,
+    config = Config(rules=args.file, players=game.players, variants=tuple(args.variant), params=dict(game.params),
+                    seats=seats,
                     delay=args.delay, save_dir=args.save_dir, watch=args.watch, base_url=base_url)
     hub = Hub(config)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     table = hub.add(game, seats, seed, settings={"rules": args.file, "players": game.players,
-                                                 "variants": list(args.variant)})
+                                                 "variants": list(args.variant), "params": dict(game.params)})
     return hub, table
 
 
 def hub_for(file=None, players=None, variants=(), seats=None, seed=None, delay=0.0, save_dir=".",
-            watch=False, load=None):
+            watch=False, load=None, params=None):
     """``build_hub`` with keywords in place of parsed arguments (tests, benchmarks, scripts)."""
     args = argparse.Namespace(file=file, players=players, variant=list(variants), seats=seats, seed=seed,
+                              param=list((params or {}).items()),
                               delay=delay, save_dir=str(save_dir), watch=watch, load=load)
     return build_hub(args, "")
 
@@ -154,6 +159,7 @@ def main(argv: list[str]) -> int:
     shown = _lan_address() if args.host in ("0.0.0.0", "") else args.host
     base_url = f"http://{shown}:{args.port}"
     from dsl import RulesError
+    from dsl.params import param_texts
     try:
         hub, table = build_hub(args, base_url)
     except ValueError as e:
@@ -165,6 +171,7 @@ def main(argv: list[str]) -> int:
     from .server import make_app
     links = hub.links(table)
     print(f"{table.game.title} — {table.game.players} players, seed {table.seed}"
+          + (f", {param_texts(table.game.params, table.game.program.param_info)}" if table.game.params else "")
           + (f", resumed at step {table.step}" if args.load else ""))
     for s in links["seats"]:
         print(f"  {s['name']:<10} {s['link'] or '(' + s['kind'] + ' bot)'}")

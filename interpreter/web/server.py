@@ -51,6 +51,7 @@ class Config:
     rules: str | None                  # the served rules file (None: only the loaded game)
     players: int
     variants: tuple = ()
+    params: dict = field(default_factory=dict)   # the game parameters every table plays with
     seats: list = field(default_factory=list)
     delay: float = 0.6                 # seconds before each bot move, so people can follow
     save_dir: str = "."
@@ -73,11 +74,12 @@ class Hub:
 
     def _game(self, players, variants):
         """The served file compiled for these settings, once while the file stays the same."""
-        key = (players, variants, _stamp(Path(self.config.rules)))
+        key = (players, variants, _stamp(Path(self.config.rules)))   # the parameters are the server's
         if key not in self._games:
             if len(self._games) > 16:
                 self._games.clear()
-            self._games[key] = load_game(self.config.rules, players=players, variants=variants)
+            self._games[key] = load_game(self.config.rules, players=players, variants=variants,
+                                         params=self.config.params)
         return self._games[key]
 
     # ── tables ─────────────────────────────────────────────────────────────
@@ -110,7 +112,8 @@ class Hub:
             raise Refused(f"cannot read {c.rules}: {e.strerror or e}") from None
         seed = random.randrange(1_000_000) if seed is None else seed
         return self.add(game, seat_list, seed,
-                        settings={"rules": c.rules, "players": game.players, "variants": list(variants)})
+                        settings={"rules": c.rules, "players": game.players, "variants": list(variants),
+                                  "params": dict(c.params)})
 
     def links(self, table: Table) -> dict:
         base = f"{self.config.base_url}/t/{table.id}"
@@ -322,7 +325,7 @@ async def table_page(request: Request) -> Response:
 async def list_tables(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     return JSONResponse({"rules": hub.config.rules, "players": hub.config.players,
-                         "variants": list(hub.config.variants),
+                         "variants": list(hub.config.variants), "params": dict(hub.config.params),
                          "tables": [{"table": t.id, "title": t.game.title, "players": t.game.players,
                                      "seats": t.seats, "over": t.state.is_terminal(), "step": t.step,
                                      "spectators": f"/t/{t.id}#{t.spectator_token}"}

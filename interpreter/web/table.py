@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from dsl import RulesError, RulesRuntimeError
+from dsl.params import param_texts
 
 from ..agents import make_agent
 from ..engine import Game, GameError, State, load_game
@@ -137,7 +138,8 @@ class Table:
         it is and show the compile error (file:line:col). True if the table restarted."""
         s = self.settings
         try:
-            game = load_game(s["rules"], players=s["players"], variants=tuple(s.get("variants", ())))
+            game = load_game(s["rules"], players=s["players"], variants=tuple(s.get("variants", ())),
+                             params=s.get("params"))
         except RulesError as e:
             self.error = e.render()
             self.version += 1
@@ -167,7 +169,8 @@ class Table:
     # ── what goes over the wire ────────────────────────────────────────────
     def info(self) -> dict:
         return {"table": self.id, "title": self.game.title, "game_no": self.game_no, "step": self.step,
-                "names": self.names(), "seats": self.seats, "error": self.error}
+                "names": self.names(), "seats": self.seats, "error": self.error,
+                "settings": param_texts(self.game.params, self.game.program.param_info)}
 
     def frame(self, seat: int | None) -> dict:
         seat = None if seat in (None, SPECTATOR) else seat

@@ -59,7 +59,8 @@ function render() {
   document.title = v.title + " — rulesrun";
   $("title").textContent = v.title;
   $("who").textContent = (v.seat === null ? "spectating" : "you are " + v.names[v.seat]) +
-    " · table " + v.table + (v.game_no > 1 ? " · game " + v.game_no : "") + " · step " + v.step;
+    " · table " + v.table + (v.game_no > 1 ? " · game " + v.game_no : "") + " · step " + v.step +
+    (v.settings ? " · " + v.settings : "");
   $("error").hidden = !v.error;
   $("error").textContent = v.error || "";
   // whose turn, and my moves
