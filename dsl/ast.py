@@ -60,6 +60,11 @@ class EveryCard(Expr):
 
 
 @node
+class AllTeams(Expr):
+    pass
+
+
+@node
 class ListLit(Expr):
     items: tuple
 
@@ -353,10 +358,17 @@ class CardEntry(Decl):
 
 
 @node
+class ColouredBy(Decl):
+    """`coloured by ATTR` in the cards block: the attribute whose value colours a card at the table."""
+    name: str
+
+
+@node
 class CardsDecl(Decl):
     attrs: tuple
     shown: Str | None
     entries: tuple
+    coloured_by: "ColouredBy | None" = None   # `coloured by ATTR`: the attribute that colours a card
 
     @property
     def key(self):
@@ -372,11 +384,27 @@ class ZoneDecl(Decl):
 
 @node
 class StateDecl(Decl):
-    owner: str | None  # None (global) | player | card
+    owner: str | None  # None (global) | player | card | team
     name: str
     type: TypeRef
     default: Expr | None
     visibility: str
+
+    @property
+    def key(self):   # a team's value may share its name with a player's (team and player 'tricks')
+        return ("TeamStateDecl" if self.owner == "team" else "StateDecl", self.name)
+
+
+@node
+class TeamsDecl(Decl):
+    count: int               # how many teams
+    names: tuple             # the names in the file (() for 'teams N')
+    shown: tuple             # how each team reads in texts
+    name_pos: tuple = ()
+
+    @property
+    def key(self):
+        return ("TeamsDecl", None)
 
 
 @node
@@ -442,6 +470,7 @@ class HeuristicDecl(Decl):
 class WinnersDecl(Decl):
     var: str
     orders: tuple  # of (highest|lowest, Expr)
+    team: bool = False   # 'winners team t by ...': the orders rank teams; every member wins
 
     @property
     def key(self):

@@ -15,6 +15,7 @@ from . import types as T
 from .errors import did_you_mean
 from .ir import (K, Comp, St, binop, boolop, call, compare, ifexp, name, not_, sub, typed)
 from .scope import Scope
+from .teams import TEAM_BUILTINS
 
 
 class Expressions:
@@ -119,6 +120,8 @@ class Expressions:
             return K(v), t
         if name in self.enum_values:
             return K(self.enum_text[name]), T.enum(self.enum_values[name])
+        if name in self.team_index:
+            return K(self.team_index[name]), T.TEAM
         if name in self.kinds:
             return K(list(self.kinds[name])), T.list_of(T.enum(name))
         if name in self.globals:
@@ -173,6 +176,8 @@ class Expressions:
                      did_you_mean(name, list(self.attrs) + list(self.cvars)) or
                      (f"'{name}' belongs to players: write p.{name} for a player p"
                       if name in self.pvars or name in self.families else None))
+        if ot == T.TEAM:
+            return self._team_attr(e, obj)
         self.err(f"a {T.describe(ot)} has no attributes, so '.{name}' means nothing here", e.pos)
 
     # ── lists and things to take items from ───────────────────────────────
@@ -317,6 +322,8 @@ class Expressions:
             self.err(f"procedure '{name}' does not give a value", e.pos, "call it on a line of its own")
         if name in self.AGGREGATES and name not in ("min", "max"):
             self.err(f"{name}(...) takes 'x in ... where ...' or '... for x in ...'", e.pos)
+        if name in TEAM_BUILTINS:
+            return self._team_builtin(e, scope)
         if name not in self.BUILTINS:
             known = list(self.defines) + list(self.BUILTINS)
             self.err(f"unknown function '{name}'", e.pos, did_you_mean(name, known))

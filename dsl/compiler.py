@@ -28,9 +28,10 @@ from .lower import Statements
 from .params import Parameters
 from .program import Budget, Decision, Program, Template, VarInfo, ZoneInfo
 from .scope import Scope
+from .teams import Teams
 
 
-class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Parameters):
+class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Parameters, Teams):
     def __init__(self, rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False,
                  params: dict | None = None):
         self.param_values = dict(params or {})   # the parameters given (dsl.params), by name
@@ -126,6 +127,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Param
         if self.zones[0].owner is not None:
             self.err("the first zone holds every card at the start, so it cannot be a per-player zone",
                      zones[0].pos, "declare a shared zone such as 'zone deck: facedown' first")
+        self._teams(first("TeamsDecl"))
         for s in by_type.get("StateDecl", []):
             self._state(s)
         for d in by_type.get("DefineDecl", []):
@@ -149,7 +151,9 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Param
             score = self._player_fn(sd.var, sd.expr, T.NUMBER, "the score")
         winner_keys = []
         wd = first("WinnersDecl")
-        if wd is not None:
+        if wd is not None and wd.team:
+            winner_keys = self._team_winner_keys(wd)
+        elif wd is not None:
             for kind, e in wd.orders:
                 fn = self._player_fn(wd.var, e, T.NUMBER, "a winners order")
                 winner_keys.append((1 if kind == "highest" else -1, fn))
@@ -178,7 +182,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Param
         variables = {("g", i): v for i, v in self.globals.values()}
         variables.update({("pv", i): v for i, v in self.pvars.values()})
         variables.update({("cv", i): v for i, v in self.cvars.values()})
-        for key, dom in facts.domains(self.ir_bodies, variables, self.kinds, self.N).items():
+        for key, dom in facts.domains(self.ir_bodies, variables, self.kinds, self.N, len(self.team_names)).items():
             # what holds no secret (a hidden flag worked out from public play) is never redrawn
             variables[key].domain = dom if key in secret else None
 
@@ -194,7 +198,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Param
             heuristic=heuristic, frame_types=[self.frame_types.get(i, {}) for i in range(len(self.procs))],
             invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
             min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined,
-            params=params, param_info=self.param_info)
+            params=params, param_info=self.param_info, **self._team_fields())
 
 
     def _return(self, node, pos):
@@ -209,5 +213,6 @@ def compile_rules(rules: A.RulesFile, players: int, variants: tuple = (), allow_
     comp = Compiler(rules, players, variants, allow_leaks, params)
     with deep_rules(rules.path, rules.source):
         program = comp.compile()
+        program.colour_attr = getattr(comp, "colour_attr", None)
         program.warnings = infoflow.check(comp) if allow_leaks else []
     return program

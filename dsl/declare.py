@@ -11,6 +11,7 @@ from .errors import Pos, RulesError, RulesRuntimeError, did_you_mean
 from .program import VarInfo, ZoneInfo
 from .runtime import _value_key
 from .scope import Scope
+from .teams import TEAM_BUILTINS
 
 
 class Declarations:
@@ -63,7 +64,8 @@ class Declarations:
     def _check_free(self, name: str, pos: Pos):
         taken = (name in self.consts or name in self.kinds or name in self.enum_values or name in self.zone_index
                  or name in self.families or name in self.globals or name in self.defines
-                 or name in self.proc_decls or name in self.BUILTINS or name in self.AGGREGATES)
+                 or name in self.proc_decls or name in self.BUILTINS or name in self.AGGREGATES
+                 or name in self.team_index or (self.team_names and name in TEAM_BUILTINS))
         if taken:
             self.err(f"the name '{name}' is already taken", pos, "choose another name")
 
@@ -122,6 +124,8 @@ class Declarations:
             return T.list_of(self._type(tr.elem))
         if tr.name in self.kinds:
             return T.enum(tr.name)
+        if tr.name == "team":
+            return self._team_type(tr)
         self.err(f"unknown type '{tr.name}'", tr.pos,
                  did_you_mean(tr.name, list(self.kinds) + list(simple)) or
                  "a type is number, yes/no, player, card, text, list of <type>, or a declared kind")
@@ -138,6 +142,7 @@ class Declarations:
                 defaults[a.name] = value
         if not self.attrs:
             self.err("cards need at least one attribute", cd.pos, "for example 'suit: Suit'")
+        self._coloured_by(cd.coloured_by)
         records = []
         for entry in cd.entries:
             records.extend(self._card_entry(entry, defaults))
@@ -162,6 +167,20 @@ class Declarations:
         else:
             for r in records:
                 self.card_names.append(" ".join(self.display(self.attrs[n])(r[n]) for n in self.attrs))
+
+    def _coloured_by(self, cb: "A.ColouredBy | None"):
+        """`coloured by ATTR`: the table colours each card by that attribute (program.colour_attr)."""
+        self.colour_attr = None
+        if cb is None:
+            return
+        if cb.name not in self.attrs:
+            self.err(f"cards have no attribute '{cb.name}' to be coloured by", cb.pos,
+                     did_you_mean(cb.name, self.attrs)
+                     or f"the attributes are: {', '.join(self.attrs)}")
+        if T.is_list(self.attrs[cb.name]):
+            self.err(f"cards cannot be coloured by '{cb.name}': it is a list, and a card has one colour",
+                     cb.pos, "colour them by an attribute with one value, such as a kind")
+        self.colour_attr = cb.name
 
     def _card_entry(self, e: A.CardEntry, defaults: dict) -> list:
         scope = Scope()
@@ -237,6 +256,8 @@ class Declarations:
             self.zones.append(ZoneInfo(z.name, None, None, z.visibility))
 
     def _state(self, s: A.StateDecl):
+        if s.owner == "team" or (s.owner == "player" and s.name == "team" and self.team_names):
+            return self._team_state(s)
         table = {None: self.globals, "player": self.pvars, "card": self.cvars}[s.owner]
         if s.owner is None:
             self._check_free(s.name, s.pos)
@@ -291,6 +312,9 @@ class Declarations:
             return lambda v: "nobody" if v is None else f"Player {v + 1}"
         if t == T.BOOL:
             return lambda v: "yes" if v else "no"
+        if t == T.TEAM:
+            teams = self.team_names
+            return lambda v: "no team" if v is None else teams[v]
         if T.is_list(t):
             inner = self.display(T.elem(t))
             return lambda v: ", ".join(inner(x) for x in v) if v else "nothing"

@@ -83,7 +83,7 @@ def _values_of_list(node) -> set | None:
     return None
 
 
-def domains(bodies: list, variables: dict, kinds: dict, players: int) -> dict:
+def domains(bodies: list, variables: dict, kinds: dict, players: int, teams: int = 0) -> dict:
     """{(part, index): tuple of values or None} for every state value; ``variables`` maps
     (part, index) to its VarInfo."""
     chosen = _chosen_values(bodies)
@@ -115,6 +115,8 @@ def domains(bodies: list, variables: dict, kinds: dict, players: int) -> dict:
             dom = set(kinds[typ[5:]]) | ({None} if info.initial is None else set())
         elif typ == T.PLAYER:
             dom = set(range(players)) | ({None} if info.initial is None else set())
+        elif typ == T.TEAM:
+            dom = set(range(teams)) | ({None} if info.initial is None else set())
         else:
             dom = None
         out[key] = UNKNOWN if dom is None else tuple(sorted(dom, key=_order))

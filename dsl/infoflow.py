@@ -260,8 +260,13 @@ class InfoFlow:
         if not t or not isinstance(target, ast.Subscript):
             return env
         base = target.value
+        team = False
         if isinstance(base, St) and base.which == "g" and isinstance(target.slice, K):
             key = ("g", target.slice.value)
+        elif isinstance(base, St) and base.which == "g" and isinstance(target.slice, ast.BinOp) \
+                and isinstance(target.slice.left, K):
+            key = ("g", target.slice.left.value)       # team state: S.g[first slot + team] (dsl.teams)
+            team = True
         elif isinstance(base, ast.Subscript) and isinstance(base.value, St) and isinstance(base.slice, K):
             key = (base.value.which, base.slice.value)
         else:
@@ -273,7 +278,8 @@ class InfoFlow:
                 self.var_taint[key] = old | t
                 self.changed = True
         if info is not None and info.visibility == "public":
-            env = self._leak(s, f"public state '{info.name}' is set from {_text(t)}, which other seats cannot see",
+            what = f"team state '{info.name.split(' of ')[0]}'" if team else f"public state '{info.name}'"
+            env = self._leak(s, f"{what} is set from {_text(t)}, which other seats cannot see",
                              "store it in 'owner' or 'hidden' state, move the cards to a public zone first, "
                              "or write 'reveal ...' where the rules show it", t, env)
         return env

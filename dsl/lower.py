@@ -244,6 +244,8 @@ class Statements:
                 i, info = self.cvars[tgt.name]
                 tt = info.type
                 place = sub(sub(St("cv"), K(i)), obj)
+            elif ot == T.TEAM:
+                place, tt = self._team_attr(tgt, obj)
             elif ot == T.CARD and tgt.name in self.attrs:
                 self.err(f"'{tgt.name}' is printed on the card and cannot change", tgt.pos,
                          "declare 'card state' for a value that changes")

@@ -168,23 +168,31 @@ class _Builder(Transformer):
         return (c[0], c[1])
 
     def cards_decl(self, meta, c):
-        attrs_, shown, entries = [], None, []
+        attrs_, shown, entries, coloured = [], None, [], None
         for item in c:
             if isinstance(item, A.AttrDecl):
                 attrs_.append(item)
+            elif isinstance(item, A.ColouredBy):
+                if coloured is not None:
+                    self._fail("the cards say twice which attribute colours them", item.pos)
+                coloured = item
             elif isinstance(item, A.Str):
                 if shown is not None:
                     self._fail("the cards say twice how they are shown", item.pos)
                 shown = item
             else:
                 entries.append(item)
-        return A.CardsDecl(pos=self._pos(meta), attrs=tuple(attrs_), shown=shown, entries=tuple(entries))
+        return A.CardsDecl(pos=self._pos(meta), attrs=tuple(attrs_), shown=shown, entries=tuple(entries),
+                           coloured_by=coloured)
 
     def attr_decl(self, meta, c):
         return A.AttrDecl(pos=self._pos(meta), name=str(c[0]), type=c[1], default=c[2])
 
     def shown_decl(self, meta, c):
         return self._string(c[0])
+
+    def coloured_decl(self, meta, c):
+        return A.ColouredBy(pos=self._tpos(c[0]), name=str(c[0]))
 
     def card_entry(self, meta, c):
         count, record, binders, cond = c
@@ -282,7 +290,21 @@ class _Builder(Transformer):
         return (c[0], c[1])
 
     def winners_decl(self, meta, c):
-        return A.WinnersDecl(pos=self._pos(meta), var=str(c[0]), orders=tuple(c[1:]))
+        return A.WinnersDecl(pos=self._pos(meta), var=str(c[1]), orders=tuple(c[2:]), team=c[0] is not None)
+
+    def by_team(self, meta, c):
+        return True
+
+    def team_entry(self, meta, c):
+        return (str(c[0]), self._plain(c[1]) if c[1] is not None else str(c[0]), self._tpos(c[0]))
+
+    def teams_decl(self, meta, c):
+        if len(c) == 1 and isinstance(c[0], Token):
+            n = self._int(c[0])
+            return A.TeamsDecl(pos=self._pos(meta), count=n, names=(),
+                               shown=tuple(f"Team {i + 1}" for i in range(n)))
+        return A.TeamsDecl(pos=self._pos(meta), count=len(c), names=tuple(e[0] for e in c),
+                           shown=tuple(e[1] for e in c), name_pos=tuple(e[2] for e in c))
 
     def invariant_decl(self, meta, c):
         return A.InvariantDecl(pos=self._pos(meta), text=c[0].value[1:-1], expr=c[1])
@@ -519,6 +541,9 @@ class _Builder(Transformer):
 
     def all_cards(self, meta, c):
         return A.EveryCard(pos=self._pos(meta))
+
+    def all_teams(self, meta, c):
+        return A.AllTeams(pos=self._pos(meta))
 
     def list_lit(self, meta, c):
         return A.ListLit(pos=self._pos(meta), items=tuple(i for i in c if i is not None))

@@ -119,6 +119,13 @@ class Program:
     frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
     params: dict = attrs.Factory(dict)        # the game parameters in force, by name (dsl.params)
     param_info: list = attrs.Factory(list)    # each parameter's declaration (dsl.params.ParamInfo)
+    # partnerships (dsl.teams): how each team reads, each seat's team at the start, the player value
+    # holding each seat's team, and each team state as (name, type, first global slot: one per team)
+    teams: list = attrs.Factory(list)
+    team_seats: list | None = None
+    team_var: int | None = None
+    team_state: list = attrs.Factory(list)
+    colour_attr: str | None = None  # `coloured by ATTR`: the card attribute the table colours by (None: guess)
 
 
 class NoLegalAction(RulesRuntimeError):

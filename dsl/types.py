@@ -1,6 +1,6 @@
 """The checker's types, written as short strings.
 
-    number  bool  text  player  card  zone  family  none
+    number  bool  text  player  card  zone  family  none  team
     enum:<Kind>         a value of a declared kind
     list:<type>         a list (a zone's cards are list:card once read)
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 NUMBER, BOOL, TEXT, PLAYER, CARD, ZONE, FAMILY, NONE = (
     "number", "bool", "text", "player", "card", "zone", "family", "none")
+TEAM = "team"     # a team of seats (dsl.teams)
 
 
 def list_of(t: str) -> str:
@@ -47,7 +48,7 @@ def compatible(a: str, b: str) -> bool:
     if a == b:
         return True
     if NONE in (a, b):
-        return (a if b == NONE else b) in (PLAYER, CARD, NUMBER, NONE) or is_enum(a if b == NONE else b)
+        return (a if b == NONE else b) in (PLAYER, CARD, NUMBER, TEAM, NONE) or is_enum(a if b == NONE else b)
     if is_list(a) and is_list(b):
         return compatible(elem(a), elem(b)) or "list:none" in (a, b)
     return False

@@ -207,6 +207,8 @@ class State:
         S.loc = [0] * ncards
         S.g = [_copy(v.initial) for v in prog.globals]
         S.pv = [[_copy(v.initial) for _ in range(prog.players)] for v in prog.player_vars]
+        if prog.team_seats:      # each seat's team, alternating round the table (dsl.teams)
+            S.pv[prog.team_var] = list(prog.team_seats)
         S.cv = [[_copy(v.initial) for _ in range(ncards)] for v in prog.card_vars]
         S.frames = [[0, 0, [None] * prog.proc_nslots[0]]]
         S.pending = None

@@ -81,6 +81,8 @@ class English:
             return f"Player {e.number}"
         if isinstance(e, A.EveryCard):
             return "all the cards"
+        if isinstance(e, A.AllTeams):
+            return "the teams"
         if isinstance(e, A.ListLit):
             return "[" + ", ".join(x(i) for i in e.items) + "]"
         if isinstance(e, A.ListComp):

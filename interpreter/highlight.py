@@ -15,14 +15,14 @@ from pathlib import Path
 # Each keyword of the grammar, by the TextMate scope it is shown with. Every keyword the grammar
 # has must be in exactly one group (a test checks it), so a new keyword cannot go unhighlighted.
 GROUPS = {
-    "storage.type.declaration.rules": ["game", "players", "kind", "cards", "shown", "zone", "state", "const",
-                                       "param", "define", "procedure", "flow", "score", "winners", "heuristic",
-                                       "invariant", "variant"],
+    "storage.type.declaration.rules": ["game", "players", "kind", "cards", "shown", "coloured", "zone", "state",
+                                       "const", "param", "define", "procedure", "flow", "score", "winners",
+                                       "heuristic", "invariant", "variant", "teams", "team"],
     "storage.modifier.visibility.rules": ["public", "owner", "facedown", "hidden", "per"],
     "support.type.rules": ["number", "text", "list", "card", "player"],
-    "keyword.control.rules": ["if", "elif", "else", "repeat", "times", "while", "for", "pass", "end"],
+    "keyword.control.rules": ["if", "elif", "else", "repeat", "times", "while", "for", "pass", "end", "return"],
     "keyword.other.statement.rules": ["let", "move", "shuffle", "deal", "announce", "reveal", "chooses",
-                                      "subset"],
+                                      "subset", "random"],
     "keyword.other.clause.rules": ["able", "as", "bottom", "by", "every", "from", "highest", "lowest", "of",
                                    "starting", "such", "that", "then", "to", "when", "where", "with", "x"],
     "keyword.operator.word.rules": ["and", "or", "not", "in", "mod"],

@@ -29,14 +29,14 @@ except ImportError:          # the optional extra is not installed
 
 _SYMBOL_KIND = {
     "kind": "Enum", "value": "EnumMember", "attribute": "Field", "card state": "Field", "zone": "Array",
-    "state": "Variable", "player state": "Property", "const": "Constant", "define": "Function",
-    "procedure": "Function", "variant": "Namespace", "flow": "Event", "cards": "Struct", "score": "Operator",
+    "state": "Variable", "player state": "Property", "team state": "Property", "const": "Constant",
+    "define": "Function", "procedure": "Function", "variant": "Namespace", "flow": "Event", "cards": "Struct", "score": "Operator",
     "winners": "Operator", "heuristic": "Operator",
 }
 _COMPLETION_KIND = {
     "kind": "Enum", "value": "EnumMember", "attribute": "Field", "card state": "Field", "zone": "Variable",
-    "state": "Variable", "player state": "Property", "const": "Constant", "define": "Function",
-    "procedure": "Function", "parameter": "Variable", "local": "Variable", "variant": "Module",
+    "state": "Variable", "player state": "Property", "team state": "Property", "const": "Constant",
+    "define": "Function", "procedure": "Function", "parameter": "Variable", "local": "Variable", "variant": "Module",
 }
 
 
@@ -109,7 +109,7 @@ class RulesServer:
         if idx is not None:
             seen = set()
             for s in idx.locals_at(line + 1) + [s for group in idx.by_name.values() for s in group]:
-                if s.name not in seen and s.kind not in ("attribute", "card state", "player state"):
+                if s.name not in seen and s.kind not in ("attribute", "card state", "player state", "team state"):
                     seen.add(s.name)
                     items.append(self._item(s.name, s.kind, s.detail))
         for name, (sig, doc) in BUILTINS.items():

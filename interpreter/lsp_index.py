@@ -29,14 +29,16 @@ BUILTINS = {
     "min": ("min(a, b) / min(e for x in S where C)", "the smaller number; or the smallest over a source"),
     "max": ("max(a, b) / max(e for x in S where C)", "the larger number; or the largest over a source"),
     "abs": ("abs(n)", "the absolute value of a number"),
+    "partner": ("partner(p)", "the other player of p's team (a runtime error unless the team has exactly 2 players)"),
+    "members": ("members(t)", "the players of team t, in seat order"),
     "sum": ("sum(e for x in S where C)", "the sum of e over a source"),
     "count": ("count(x in S where C)", "how many items of a source meet the condition"),
     "any": ("any(x in S where C)", "whether some item of a source meets the condition"),
     "all": ("all(e for x in S)", "whether every item of a source meets the condition"),
 }
 
-SYMBOL_KINDS = ("kind", "value", "attribute", "card state", "zone", "state", "player state", "const", "define",
-                "procedure", "variant", "flow", "cards", "score", "winners", "heuristic")
+SYMBOL_KINDS = ("kind", "value", "attribute", "card state", "zone", "state", "player state", "team state", "const",
+                "define", "procedure", "variant", "flow", "cards", "score", "winners", "heuristic")
 
 
 @attrs.define
@@ -116,8 +118,11 @@ class Index:
             self._add(self._sym(d, d.name, "zone", f"zone {d.name}{' per player' if d.per_player else ''}: "
                                                    f"{d.visibility}"), into)
         elif isinstance(d, A.StateDecl):
-            kind = {"player": "player state", "card": "card state"}.get(d.owner, "state")
+            kind = {"player": "player state", "card": "card state", "team": "team state"}.get(d.owner, "state")
             self._add(self._sym(d, d.name, kind, f"{kind} {d.name}: {_type(d.type)}, {d.visibility}"), into)
+        elif isinstance(d, A.TeamsDecl):
+            for name, shown, p in zip(d.names, d.shown, d.name_pos):
+                self._add(Symbol(name, "value", p.line, p.column, f"a team, shown as {shown!r}"), into)
         elif isinstance(d, A.ConstDecl):
             self._add(self._sym(d, d.name, "const", f"const {d.name} = {self._text(d.expr)}"), into)
         elif isinstance(d, A.ParamDecl):     # a game parameter reads like a constant
@@ -222,7 +227,7 @@ class Index:
             return card
         if of == "player":
             return player
-        return card + player
+        return card + player + [s for s in syms if s.kind == "team state"]
 
     def lookup(self, name: str, line: int) -> Symbol | None:
         for s in reversed(self.locals_at(line)):

@@ -21,7 +21,29 @@ def _value_display(prog, typ):
         return lambda v: [names[c] for c in v]
     if typ.startswith("list:player"):
         return lambda v: [prog.player_names[c] for c in v]
+    if typ == "team":
+        return lambda v: None if v is None else prog.teams[v]
+    if typ == "list:team":
+        return lambda v: [prog.teams[t] for t in v]
     return lambda v: v
+
+
+def team_slots(prog) -> set:
+    """The global slots that hold team state (shown in the teams block, not with the game's state)."""
+    return {base + t for _, _, base in prog.team_state for t in range(len(prog.teams))}
+
+
+def teams_view(state) -> list:
+    """Each team: its name, its members (seat order) and its state — all public."""
+    prog = state._prog
+    row = state.pv[prog.team_var]
+    out = []
+    for t, name in enumerate(prog.teams):
+        entry = {"name": name, "members": [prog.player_names[p] for p, u in enumerate(row) if u == t]}
+        for var, typ, base in prog.team_state:
+            entry[var] = _value_display(prog, typ)(state.g[base + t])
+        out.append(entry)
+    return out
 
 
 def _sees(prog, state, cid: int, seat: int) -> bool:
@@ -68,8 +90,9 @@ def observe(state, seat: int, log: bool = True) -> dict:
             if values:
                 card_state[v.name] = values
     glob = {}
+    of_teams = team_slots(prog) if prog.teams else ()
     for i, v in enumerate(prog.globals):
-        if v.visibility == "public":
+        if v.visibility == "public" and i not in of_teams:
             glob[v.name] = _value_display(prog, v.type)(state.g[i])
     players = []
     for p in range(n):
@@ -91,6 +114,8 @@ def observe(state, seat: int, log: bool = True) -> dict:
         "players": players,
         "card_state": card_state,
     }
+    if prog.teams:
+        obs["teams"] = teams_view(state)
     if log:
         obs["log"] = state.log(seat)
     if state.pending is not None:
@@ -147,6 +172,23 @@ def announced_cards(state, since=None, strict: bool = False, seat: int | None = 
             elif t == "list:card":
                 out.update(v)
     return out
+
+
+def log_since(state, since, seat: int | None) -> list[str]:
+    """The announcements made after ``since`` (an earlier ``state.ann``, None: all) that ``seat``
+    reads, as text, oldest first: the public ones and those told to it alone (None: public only).
+    Like ``state.log(seat)``, for a part of the log."""
+    templates = state._prog.templates
+    entries = []
+    node = state.ann
+    while node is not since and node is not None:
+        tid, vals = node[1], node[2:]
+        if not templates[tid].private:
+            entries.append((tid, vals))
+        elif seat is not None and vals[0] == seat:     # the seat is stored first
+            entries.append((tid, vals[1:]))
+        node = node[0]
+    return [state._format(e) for e in reversed(entries)]
 
 
 def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,

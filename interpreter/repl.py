@@ -20,6 +20,7 @@ from dsl.params import param_texts
 from .agents import make_agent
 from .command import rulesrun_command
 from .engine import Game, GameError, State
+from .observe import team_slots
 from .hotseat import clear_for_next_player, drawn_since, rewind, undo_point
 from .options import find_card, hand_order, resolve_input
 from .record import RecordError, make_record, open_record, save_record
@@ -68,6 +69,10 @@ class Repl:
         self.agents = {p: make_agent(kind, seed * 1000 + p + 1) for p, kind in enumerate(self.seats) if kind != "human"}
         self.log_seen = 0
         self.humans = [p for p, k in enumerate(self.seats) if k == "human"]
+        # whose private announcements ('announce to p') the running transcript shows: the one human's;
+        # with several humans (hot-seat) each is shown theirs at their own turn, and bots-only none
+        self.viewer = self.humans[0] if len(self.humans) == 1 else None
+        self.told_seen: dict[int, int] = {}      # hot-seat: private announcements shown to each seat
         self.last_human: int | None = None
         # When input is piped, echo each command so the transcript reads like a session.
         self.echo = readline is None and not sys.stdin.isatty()
@@ -79,10 +84,17 @@ class Repl:
         self.console.print(escape(text) if text else "", markup=True)
 
     def flush_log(self) -> None:
-        log = self.state.log()
+        log = self.state.log(self.viewer)
         for line in log[self.log_seen:]:
             self.say(f"  {line}")
         self.log_seen = len(log)
+
+    def flush_told(self, p: int) -> None:
+        """Hot-seat: what the rules told Player p alone since p last sat here (p is at the screen)."""
+        told = told_alone(self.state, p)
+        for line in told[min(self.told_seen.get(p, 0), len(told)):]:
+            self.say(f"  (to you) {line}")
+        self.told_seen[p] = len(told)
 
     # ── input ──────────────────────────────────────────────────────────────
     def read(self, prompt: str, completions: list[str] = ()) -> str:
@@ -173,8 +185,10 @@ class Repl:
             if not self.pass_screen(p):
                 return False
             if self.compact():     # the compact table has no 'recent' row: repeat what was cleared
-                for line in self.state.log()[-3:]:
+                for line in self.state.log(p)[-3:]:
                     self.say(f"  {line}")
+        if len(self.humans) > 1:
+            self.flush_told(p)
         self.last_human = p
         actions = hand_order(self.state, self.style)
         if not self.compact():
@@ -211,7 +225,7 @@ class Repl:
                 continue
             if low == "log" and (not rest or rest.strip().isascii() and rest.strip().isdigit()):
                 n = int(rest) if rest.strip() else 20
-                log = self.state.log()
+                log = self.state.log(p)      # the public ones, and those told to p alone
                 self.say("\n".join(f"  {line}" for line in log[-n:]) if log else "  (nothing yet)")
                 continue
             if low == "rules" and not rest:
@@ -295,7 +309,7 @@ class Repl:
             return False
         self.state, self.reseeds = state, reseeds
         self.moves = self.moves[:k]
-        self.log_seen = len(self.state.log())
+        self.log_seen = len(self.state.log(self.viewer))
         self.say(f"Undone: back before '{undone}'.")
         self.last_human = seat        # the same seat decides again: no pass screen, no other view
         return True
@@ -333,7 +347,7 @@ class Repl:
         self.moves = [(-1, a) for a in state.history()]
         self.reseeds = [list(r) for r in record.get("reseeds", [])]
         self.seed = record["seed"]
-        self.log_seen = len(state.log())
+        self.log_seen = len(state.log(self.viewer))
         self.say(f"Loaded {path}: {len(self.moves)} decisions in.")
         return True
 
@@ -373,6 +387,18 @@ class Repl:
 
 
 # ── replaying a saved game ──────────────────────────────────────────────────
+def told_alone(state: State, seat: int) -> list[str]:
+    """The announcements told to ``seat`` alone (``announce to p``), oldest first: its log less the
+    public one (a subsequence of it)."""
+    public, out, i = state.log(), [], 0
+    for line in state.log(seat):
+        if i < len(public) and line == public[i]:
+            i += 1
+        else:
+            out.append(line)
+    return out
+
+
 def observe_all(state: State) -> dict:
     """Everything, for a replay seen from every seat: each zone's cards and every value."""
     prog = state._prog
@@ -390,7 +416,8 @@ def observe_all(state: State) -> dict:
     for i, v in enumerate(prog.player_vars):
         for p in range(prog.players):
             obs["players"][p][v.name] = state.var(v.name, p)
-    obs["state"] = {v.name: state.var(v.name) for v in prog.globals}
+    of_teams = team_slots(prog)
+    obs["state"] = {v.name: state.var(v.name) for i, v in enumerate(prog.globals) if i not in of_teams}
     return obs
 
 
@@ -421,6 +448,11 @@ class ReplayViewer:
             self.states.append(s)
         return self.states[k]
 
+    def log(self, s: State) -> list[str]:
+        """The announcements as this replay's seat heard them (its private ones too); seen from every
+        seat, all of them, a private one marked '(to Player N)'."""
+        return s.log(everything=True) if self.seat is None else s.log(self.seat)
+
     def show(self) -> None:
         s = self.state_at(self.step)
         r = self.repl
@@ -430,7 +462,7 @@ class ReplayViewer:
             # another seat's decision may be secret: that seat's view shows what was announced instead
             what = self.actions[self.step - 1] if self.seat in (None, who) else "decides"
             r.say(f"step {self.step}/{len(self.actions)}: Player {who + 1}: {what}")
-            for line in s.log()[len(before.log()):]:
+            for line in self.log(s)[len(self.log(before)):]:
                 r.say(f"  {line}")
         else:
             r.say(f"start (0/{len(self.actions)})")
@@ -438,6 +470,7 @@ class ReplayViewer:
         if self.seat is None:
             obs["seat"] = 0
             obs["game"] = obs["game"] + " — every seat's view"
+            obs["log"] = self.log(s)
         r.console.print(render_view(obs, r.style))
         if s.is_terminal():
             r.say(final_report(s))

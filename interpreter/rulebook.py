@@ -323,8 +323,13 @@ class Rulebook:
                 rows.append([f"**{words(z.name)}**", "each player" if z.per_player else "shared", sees,
                              self.trailing.get(z.pos.line, "")])
             self.blocks.append(("table", ["zone", "one for", "who sees it", "note"], rows))
+        for t in self.of(A.TeamsDecl):
+            self.h(3, "The teams")
+            self.p(f"The players form {len(t.shown)} teams: {', '.join(t.shown)}. Seats alternate round the "
+                   f"table: the first player joins {t.shown[0]}, the next {t.shown[1]}, and so on round again, "
+                   f"so each team has as many players as the others.")
         for owner, heading in ((None, "What the game keeps track of"), ("player", "What each player keeps"),
-                               ("card", "What each card keeps")):
+                               ("card", "What each card keeps"), ("team", "What each team keeps")):
             states = [s for s in self.of(A.StateDecl) if s.owner == owner and s.visibility != "hidden"]
             if not states:
                 continue
@@ -378,7 +383,10 @@ class Rulebook:
                 self.notes(w)
             inner = self.ctx.but(player=w.var)
             orders = ", then ".join(f"the {kind} {self.en.expr(e, inner).replace('their ', '')}" for kind, e in w.orders)
-            self.p(f"The winners are the players with {orders}; players who tie share the win.")
+            if w.team:
+                self.p(f"The winners are every player of the team with {orders}; teams that tie share the win.")
+            else:
+                self.p(f"The winners are the players with {orders}; players who tie share the win.")
         invariants = self.of(A.InvariantDecl)
         if invariants:
             self.h(3, "Always true")

@@ -141,6 +141,7 @@ def _play(game, kinds, index, game_seed, agent_seeds, max_steps, box) -> dict:
         "zone_max": {fam: z_max[j] for j, (fam, _) in enumerate(fams)},
         "choices": choices,
         "time": {"game": time.perf_counter() - started, "think": think},
+        **({"teams": list(state.pv[prog.team_var])} if prog.teams else {}),   # each seat's team at the end
     }
 
 

@@ -81,8 +81,9 @@ def _rate(k: int, n: int) -> dict:
     return {"wins": k, "games": n, "rate": k / n if n else 0.0, "low": lo, "high": hi}
 
 
-def summarise(records: list[dict], players: int) -> dict:
-    """Everything the table, the JSON and the plot show, from the games' records."""
+def summarise(records: list[dict], players: int, teams: list | None = None) -> dict:
+    """Everything the table, the JSON and the plot show, from the games' records (``teams``: the
+    names of the game's teams, if it has teams: then wins per team too)."""
     n = players
     games = len(records)
     seats = []
@@ -144,7 +145,20 @@ def summarise(records: list[dict], players: int) -> dict:
     return {"games": games, "fair_share": fair, "shared_wins": shared, "seats": seats, "agents": agents,
             "length": length, "state": state, "player_state": player_state, "zones": zones,
             "choices": choice_out,
-            "time": {"game": describe(r["time"]["game"] for r in records)}}
+            "time": {"game": describe(r["time"]["game"] for r in records)},
+            **({"teams": team_wins(records, n, teams)} if teams else {})}
+
+
+def team_wins(records: list[dict], n: int, names: list) -> list[dict]:
+    """Per team: the games it won (a member among the winners), and the seats it held at the end
+    (the same in every game unless the rules form teams during play)."""
+    out = []
+    for t, name in enumerate(names):
+        wins = sum(1 for r in records if any(r["teams"][p] == t for p in r["winners"]))
+        held = Counter(tuple(p + 1 for p in range(n) if r["teams"][p] == t) for r in records)
+        out.append({"team": name, **_rate(wins, len(records)),
+                    "seats": list(next(iter(held))) if len(held) == 1 else None})
+    return out
 
 
 # ── output ──────────────────────────────────────────────────────────────────
@@ -186,11 +200,17 @@ def report_tables(summary: dict, info: dict) -> list[dict]:
                    "columns": ["seat", "agent", "wins:", "win rate:", "95% interval:"] + [f"{k}:" for k in stats],
                    "rows": rows,
                    "caption": (f"score = returns(); {summary['shared_wins']} of {summary['games']} games had a "
-                               f"shared win, so a seat's fair share is {_pct(summary['fair_share'])} (1/{n} = "
+                               f"shared win{' (a team win is shared by its players)' if summary.get('teams') else ''}, so a seat's fair share is {_pct(summary['fair_share'])} (1/{n} = "
                                f"{_pct(1 / n)} without shared wins); "
                                + "; ".join([f"interval above it: {', '.join(above)}"] * bool(above)
                                            + [f"below it: {', '.join(below)}"] * bool(below)
                                            or ["no seat's interval leaves it out"]))})
+    if summary.get("teams"):
+        rows = [[t["team"], ", ".join(f"Player {p}" for p in t["seats"]) if t["seats"] is not None else "varies",
+                 str(t["wins"]), _pct(t["rate"]), f"{_pct(t['low'])} – {_pct(t['high'])}"] for t in summary["teams"]]
+        tables.append({"title": "Wins per team (a team wins when its players are among the winners)",
+                       "columns": ["team", "players", "wins:", "win rate:", "95% interval:"], "rows": rows,
+                       "caption": ""})
     if len(summary["agents"]) > 1 or info["rotate"]:
         rows = [[kind, str(a["seats"]), str(a["wins"]), _pct(a["rate"]), f"{_pct(a['low'])} – {_pct(a['high'])}",
                  _num(a["score"]["mean"]), f"{a['seconds_per_move']:.4f}"] for kind, a in summary["agents"].items()]
@@ -466,7 +486,7 @@ def main(argv: list[str]) -> int:
         report_incomplete(incomplete, args, game, seats)
         if not args.keep_going or not records:
             return 1
-    summary = summarise(records, n)
+    summary = summarise(records, n, game.program.teams)
     info = {"title": game.title, "file": str(args.file), "players": n, "variants": list(game.variants),
             "param_texts": {i.name: i.text(game.params[i.name]) for i in game.program.param_info},
             "seats": seats, "rotate": args.rotate, "seed": args.seed, "games": args.games, "jobs": jobs,

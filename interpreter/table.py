@@ -2,8 +2,9 @@
 full, or compact when the terminal is small (a turn fits into 80×24).
 
 Everything is drawn from ``state.observation(seat)`` (a dict), so nothing here can show more than
-that seat may see. Nothing here knows a particular game: colours come from the words of a card
-attribute (``red``, ``blue``, ...), names from the file's state names.
+that seat may see. Nothing here knows a particular game: colours come from the card attribute the
+file names (``coloured by ATTR``) or from the words of one (``red``, ``blue``, ...), names from the
+file's state names.
 """
 from __future__ import annotations
 
@@ -40,9 +41,9 @@ def colour_word(word) -> str | None:
 
 
 def colour_attribute(prog) -> str | None:
-    """Which card attribute colours the cards: the file's choice (``program.colour_attr``, when the
-    language has it), else the attribute whose values are most often colour words, else the first
-    attribute of a kind (a suit), else none."""
+    """Which card attribute colours the cards: the file's choice (``coloured by ATTR`` in its cards
+    block: ``program.colour_attr``), else the attribute whose values are most often colour words,
+    else the first attribute of a kind (a suit), else none."""
     chosen = getattr(prog, "colour_attr", None)
     if chosen in prog.card_attrs:
         return chosen
@@ -200,6 +201,8 @@ def render_view(obs: dict, style: CardStyle, recent: int = 6, compact: bool = Fa
     values = [f"{display_name(prog, k)}: {_plain(v)}" for k, v in obs["state"].items() if v is not None]
     if values:
         grid.add_row("state", Text(_pack(values, width - 12) if width else "   ".join(values)))
+    for team in obs.get("teams") or ():
+        grid.add_row(team["name"], Text(team_line(prog, team)))
     who_played = next((v for v in obs.get("card_state", {}).values()
                        if all(isinstance(x, str) and x.startswith("Player ") for x in v.values())), None)
     for name, view in obs["zones"].items():
@@ -254,19 +257,44 @@ def render_view(obs: dict, style: CardStyle, recent: int = 6, compact: bool = Fa
     return grid
 
 
+def team_line(prog, team: dict) -> str:
+    """A team in a line: its members, then its values (``Player 1, Player 3 · score: 20``)."""
+    values = [f"{display_name(prog, k)}: {_plain(v)}" for k, v in team.items() if k not in ("name", "members")]
+    return " · ".join([", ".join(team["members"]) or "no players"] + values)
+
+
 def final_report(state) -> str:
-    names = state.game.program.player_names
+    prog = state.game.program
+    names = prog.player_names
     scores = state.returns()
     winners = state.winners()
     lines = ["Final scores:"]
     for p, s in enumerate(scores):
         mark = "  ← winner" if p in winners else ""
         lines.append(f"  {names[p]}: {s}{mark}")
-    if len(winners) == 1:
+    if prog.teams:
+        from .observe import teams_view
+        lines.append("Teams:")
+        for team in teams_view(state):
+            lines.append(f"  {team['name']}: {team_line(prog, team)}")
+    won = _winning_teams(state, winners) if prog.teams else None
+    if won:
+        lines.append(f"{won[0]} wins." if len(won) == 1 else "Shared win: " + ", ".join(won) + ".")
+    elif len(winners) == 1:
         lines.append(f"{names[winners[0]]} wins.")
     else:
         lines.append("Shared win: " + ", ".join(names[w] for w in winners) + ".")
     return "\n".join(lines)
+
+
+def _winning_teams(state, winners) -> list | None:
+    """The teams that won, when the winners are exactly the members of whole teams; else None."""
+    prog = state.game.program
+    row = state.pv[prog.team_var]
+    won = {row[p] for p in winners}
+    if None in won or set(winners) != {p for p, t in enumerate(row) if t in won}:
+        return None
+    return [prog.teams[t] for t in sorted(won)]
 
 
 def option_lines(actions: list, width: int, compact: bool) -> list[str]:

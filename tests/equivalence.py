@@ -5,7 +5,8 @@ pipeline of passes (issue 13); ``tests/test_equivalence.py`` plays the same game
 compiler and asserts the same digests: the same legal actions, history, log, observations and
 returns at every step. After a change that is *meant* to change play, write them again:
 
-    .venv/bin/python -m tests.equivalence --write
+    .venv/bin/python -m tests.equivalence --write                          # every game
+    .venv/bin/python -m tests.equivalence --write games/magi.rules         # one file's games
 """
 from __future__ import annotations
 
@@ -70,9 +71,23 @@ def compute() -> dict:
     return {key(*c): digest(*c) for c in configs()}
 
 
+def compute_for(paths) -> dict:
+    """The stored digests with those of the given rules files (as in CONFIGS) worked out again."""
+    known = {path for path, _, _ in CONFIGS}
+    unknown = sorted(set(paths) - known)
+    if unknown:
+        sys.exit(f"not in CONFIGS: {', '.join(unknown)} (one of: {', '.join(sorted(known))})")
+    data = json.loads(DATA.read_text()) if DATA.exists() else {}
+    data.update({key(*c): digest(*c) for c in configs() if c[0] in paths})
+    return data
+
+
 if __name__ == "__main__":
+    # --write: every digest again; --write FILE...: only those files' (a change meant for one game)
     if "--write" not in sys.argv:
-        sys.exit("usage: python -m tests.equivalence --write")
+        sys.exit("usage: python -m tests.equivalence --write [FILE ...]")
+    files = [a for a in sys.argv[1:] if a != "--write"]
     DATA.parent.mkdir(parents=True, exist_ok=True)
-    DATA.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n")
+    data = compute_for(files) if files else compute()
+    DATA.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     print(f"wrote {DATA}")

@@ -42,6 +42,8 @@ Expectations (all optional; every one that is given must hold):
     returns: [...]   winners: [...]
     observation_includes / observation_excludes: {seat: [strings that must / must not appear
                                       anywhere in that seat's observation]}
+    seat_log_contains / seat_log_excludes: {seat: [substrings of some / no announcement in the log
+                                      that seat reads: the public ones and those told to it alone]}
     deltas: {snapshot: name, vars: {name: change}, player_vars: {name: [change per seat]}}
     game: {num_cards: n, absent_cards: [...], present_cards: [...]}
 
@@ -70,7 +72,8 @@ EXPECT_KEYS = {"current_player", "terminal", "decision", "legal", "legal_include
                "vars", "player_vars", "card_vars", "zones", "zone_sets", "zone_counts", "player_zones",
                "player_zone_sets", "player_zone_counts", "log_contains", "log_excludes",
                "new_log_contains", "new_log_excludes", "log_count", "returns", "winners",
-               "observation_includes", "observation_excludes", "deltas", "game"}
+               "observation_includes", "observation_excludes", "seat_log_contains", "seat_log_excludes",
+               "deltas", "game"}
 
 _GAMES: dict = {}
 
@@ -267,6 +270,17 @@ def _problems(state, exp: dict, ctx: dict) -> list[str]:
                 else:
                     check(t not in seen, f"{key}: seat {seat} can see {t!r}")
 
+    for key, present in (("seat_log_contains", True), ("seat_log_excludes", False)):
+        for seat, texts in (exp.get(key) or {}).items():
+            lines = state.log(int(seat))
+            for t in texts:
+                found = [line for line in lines if t in line]
+                if present:
+                    check(found, f"{key}: no announcement seat {seat} reads contains {t!r}; "
+                                 f"its announcements: {lines[-25:]}")
+                else:
+                    check(not found, f"{key}: seat {seat} reads {t!r}: {found}")
+
     if "deltas" in exp:
         spec = dict(exp["deltas"])
         name = spec.pop("snapshot", None)
@@ -434,3 +448,16 @@ def test_scenario(path):
 
 def test_scenarios_exist():
     assert FILES, f"no scenario files under {SCENARIOS}"
+
+
+def test_seat_log_expectations_can_fail():
+    """`seat_log_contains` / `seat_log_excludes` read the log of one seat: a line told to seat 1
+    alone is found there, and claiming another seat reads it (or that seat 1 does not) fails."""
+    path = SCENARIOS / "magi" / "draw_told.yaml"
+    data = _load(path)
+    told = {"seat_log_contains": {1: ["You draw red Grail."]}}
+    Runner(path, {**data, "steps": data["steps"][:2] + [{"expect": told}]}).run()
+    for wrong in ({"seat_log_contains": {0: ["You draw red Grail."]}},
+                  {"seat_log_excludes": {1: ["You draw red Grail."]}}):
+        with pytest.raises(ScenarioError, match="seat_log"):
+            Runner(path, {**data, "steps": data["steps"][:2] + [{"expect": wrong}]}).run()

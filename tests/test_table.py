@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from interpreter import load_game
+from interpreter import load_game, load_game_text
 from interpreter.options import find_card, hand_order, resolve_input
 from interpreter.repl import Repl
 from interpreter.table import CardStyle, colour_attribute, colour_word, display_name, option_lines, render_view
@@ -26,7 +26,7 @@ COLOUR_CODE = re.compile(r"\x1b\[[0-9;]*3[0-7]m|\x1b\[[0-9;]*38;[25];")
 def with_extra(prog, **extra):
     """The program as the language will give it, with a declaration it does not have yet."""
     import attrs
-    return SimpleNamespace(**{f.name: getattr(prog, f.name) for f in attrs.fields(type(prog))}, **extra)
+    return SimpleNamespace(**{**{f.name: getattr(prog, f.name) for f in attrs.fields(type(prog))}, **extra})
 
 
 def feed(lines):
@@ -73,12 +73,65 @@ def test_cards_are_coloured_by_the_attribute_whose_values_are_colours():
     assert s["Eye 1"] == s["Eye 7"]
 
 
-def test_a_files_colour_attribute_is_used_when_the_language_gives_one():
-    magi = load_game(MAGI, players=4)
-    # what a `coloured by group` declaration will set
-    style = CardStyle(SimpleNamespace(program=with_extra(magi.program, colour_attr="group")))
+def test_the_shipped_games_say_which_attribute_colours_their_cards():
+    assert load_game(MAGI, players=4).program.colour_attr == "colour"
+    assert load_game(GACHA, players=3).program.colour_attr == "colour"
+    assert load_game(SHOP, players=4).program.colour_attr == "suit"
+
+
+def test_coloured_by_colours_the_table_by_that_attribute(monkeypatch):
+    # Magi coloured by its group instead: every Guild card one colour, whatever its own
+    src = MAGI.read_text().replace("    coloured by colour ", "    coloured by group  ")
+    game = load_game_text(src, 4, path="magi_by_group.rules")
+    assert game.program.colour_attr == "group"
+    style = CardStyle(game)
     assert style.attr == "group"
-    assert style.style["blue Scales"] == style.style["red Scales"] != style.style["grey Witch"]
+    assert style.style["blue Scales"] == style.style["red Scales"] == style.style["yellow Grail"]
+    assert style.style["blue Scales"] != style.style["grey Witch"] != style.style["red Staff"]
+    # ... and so the terminal draws it (seed 3 deals Player 1 blue and yellow Guild cards, a blue
+    # Item and grey Magicians): by group — Guild red, Item green, Magician blue — not by colour
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+    def table(g):
+        out = io.StringIO()
+        Repl(g, g.new_initial_state(seed=3), ["human", "random", "random", "random"], 3, out=out,
+             readline=feed(["quit"]), interactive=True).run()
+        return out.getvalue()
+    by_group = table(game)
+    assert "\x1b[31mblue Crystal" in by_group and "\x1b[31myellow Shield" in by_group
+    assert "\x1b[32mblue Cloak" in by_group and "\x1b[34mgrey Magician" in by_group
+    by_colour = table(load_game(MAGI, players=4))
+    assert "\x1b[34mblue Crystal" in by_colour and "\x1b[33myellow Shield" in by_colour
+    monkeypatch.setenv("NO_COLOR", "1")       # NO_COLOR wins over the file's choice
+    plain = table(game)
+    assert not COLOUR_CODE.search(plain) and "blue Crystal" in plain
+    # the web table draws the same colours (in CSS)
+    from interpreter.web.views import CSS, Display
+    web = Display(game).colour
+    assert web["blue Crystal"] == web["yellow Shield"] == CSS["red"] != web["grey Magician"]
+    assert Display(load_game(MAGI, players=4)).colour["blue Crystal"] == CSS["blue"]
+
+
+def test_coloured_by_an_unknown_or_list_attribute_is_an_error():
+    from dsl import RulesError
+    with pytest.raises(RulesError) as err:
+        load_game_text(MAGI.read_text().replace("coloured by colour ", "coloured by color  "), 4, path="m.rules")
+    assert "cards have no attribute 'color' to be coloured by" in err.value.message
+    assert "did you mean 'colour'" in str(err.value.hint)
+    with pytest.raises(RulesError) as err:
+        load_game_text(MAGI.read_text().replace("coloured by colour ", "coloured by effects"), 4, path="m.rules")
+    assert "it is a list" in err.value.message
+    twice = MAGI.read_text().replace("    coloured by colour ", "    coloured by group\n    coloured by colour ")
+    with pytest.raises(RulesError) as err:
+        load_game_text(twice, 4, path="m.rules")
+    assert "twice" in err.value.message
+
+
+def test_without_coloured_by_the_table_guesses(monkeypatch):
+    src = MAGI.read_text().replace("    coloured by colour ", "    # no colour ")
+    game = load_game_text(src, 4, path="magi_plain.rules")
+    assert game.program.colour_attr is None
+    assert colour_attribute(game.program) == "colour"      # the colour words, not the first kind
 
 
 def test_magi_hands_are_sorted_by_colour():

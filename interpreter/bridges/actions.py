@@ -177,6 +177,8 @@ class ActionSpace:
             return list(range(self.nclasses)) + none
         if t == "player":
             return list(range(self.players)) + none
+        if t == "team":
+            return list(range(len(self.prog.teams))) + none
         if t == "bool":
             return [True, False]
         if t.startswith("enum:"):
@@ -321,11 +323,13 @@ class ActionSpace:
         if t.startswith("choice:"):
             return key[1] if _is_move(key) else self._show(t[7:], key)
         if key == _NONE_KEY:
-            return {"card": "nothing", "player": "nobody"}.get(t, "none")
+            return {"card": "nothing", "player": "nobody", "team": "no team"}.get(t, "none")
         if t == "card":
             return self.class_names[key]
         if t == "player":
             return self.prog.player_names[key]
+        if t == "team":
+            return self.prog.teams[key]
         if t == "bool":
             return "yes" if key else "no"
         return str(key)

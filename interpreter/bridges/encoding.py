@@ -102,6 +102,8 @@ class Encoder:
             return self.N
         if t == "card":
             return self.K
+        if t == "team":            # one place per team (p.team, a team value)
+            return len(self.prog.teams)
         if t.startswith("list:"):
             e = t[5:]
             if e == "card":
@@ -128,6 +130,8 @@ class Encoder:
             out[(v - seat) % self.N] += 1
         elif t == "card":
             out[self.space.card_class[v]] += 1
+        elif t == "team":
+            out[v] += 1
         elif t.startswith("list:"):
             e = t[5:]
             if e == "number":

@@ -290,13 +290,10 @@ class RulesrunState(pyspiel.State):
 
 def _step_view(encoder, table, seat: int, since) -> tuple[str, str]:
     """What ``seat`` sees now, and the announcements made since the log node ``since``."""
+    from ..observe import log_since
     state = table.state
-    new = []
-    node = state.ann
-    while node is not None and node is not since:
-        new.append((node[1], node[2:]))
-        node = node[0]
-    lines = [state._format(e) for e in reversed(new)]
+    # the public announcements and those told to this seat alone, never another seat's
+    lines = log_since(state, since, seat)
     return encoder.observation_string(table, seat), "\n".join(lines)
 
 

@@ -21,7 +21,7 @@ from dsl import RulesRuntimeError
 from dsl.program import NoLegalAction
 
 from ..engine import GameError
-from ..observe import observe, resample
+from ..observe import log_since, observe, resample
 
 END_ONLY = ("returns", "winners")     # public once the game is over, whatever they were computed from
 
@@ -143,7 +143,7 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
             return step
         a, b = view(orig, seat, log=False), view(twin, seat, log=False)
         # only the announcements made since the last step: the log of a long game is long
-        a["log"], b["log"] = new_log(orig, marks[0]), new_log(twin, marks[1])
+        a["log"], b["log"] = new_log(orig, marks[0], seat), new_log(twin, marks[1], seat)
         marks = [orig.ann, twin.ann]
         if a != b:
             raise Leak(describe(a, b, seat), step)
@@ -169,14 +169,10 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
         step += 1
 
 
-def new_log(state, since) -> list:
-    """The announcements made since ``since`` (an earlier ``state.ann``), as text, oldest first."""
-    entries = []
-    node = state.ann
-    while node is not since and node is not None:
-        entries.append((node[1], node[2:]))
-        node = node[0]
-    return [state._format(e) for e in reversed(entries)]
+def new_log(state, since, seat: int | None = None) -> list:
+    """The announcements made since ``since`` (an earlier ``state.ann``) that ``seat`` reads (its
+    private ones too, never another seat's), as text, oldest first."""
+    return log_since(state, since, seat)
 
 
 def _named(typ, v, names):

@@ -3,43 +3,35 @@
 A seat's frame is its observation (and, on its turn, its own legal actions); a spectator's frame is
 the public view — the observation of seat 0 with everything only seat 0 may see taken out again,
 decided by the same zone and value visibility the observation uses. Cards are drawn from the file's
-own declaration: the colour of a card comes from its first attribute of a kind (as the terminal's
-``CardStyle`` does) and hands are sorted by the attributes in their declared order. Nothing here
-knows any particular game.
+own declaration: a card is coloured and hands are sorted as at the terminal (``CardStyle``: the
+attribute of ``coloured by``, or the one whose values are colour words). Nothing here knows any
+particular game.
 """
 from __future__ import annotations
 
 from ..observe import _value_display, observe
-from ..table import COLOUR_WORDS, PALETTE, CardStyle
+from ..table import CardStyle
 
 # CardStyle speaks rich's colour names; the page speaks CSS.
 CSS = {"red": "#c62828", "green": "#2e7d32", "blue": "#1565c0", "magenta": "#8e24aa", "cyan": "#00838f",
        "yellow": "#b58900", "dark_orange": "#e65100", "grey62": "#757575", "bright_green": "#43a047",
-       "white": "#9e9e9e", "bright_black": "#212121", "pink1": "#d81b60"}
+       "white": "#9e9e9e", "bright_black": "#212121", "pink1": "#d81b60", "grey82": "#9e9e9e",
+       "orange4": "#6d4c41", "gold1": "#c9a000", "dark_cyan": "#00838f"}
 LOG_LINES = 30   # announcements sent with each frame (the page shows the last few, and more on request)
 
 
 class Display:
     """How the cards of one game look: a CSS colour for each card name, and the sorting key.
 
-    The sorting key is the terminal's (``CardStyle``: the attributes in their declared order). The
-    colour comes from the first attribute of a kind whose values name colours ("red", "blue", ...),
-    so a file that declares a group before a colour is still drawn in its colours; without one,
-    from the first attribute of a kind, one colour of a palette per value, as in the terminal."""
+    The sorting key and the colours are the terminal's (``CardStyle``): the attribute the file names
+    with ``coloured by ATTR``, else the one whose values name colours ("red", "blue", ...), else the
+    first attribute of a kind with one colour of a palette per value; here in CSS."""
 
     def __init__(self, game):
-        prog = game.program
         style = CardStyle(game)
         self.key = style.key
-        kinds = [a for a, t in prog.attr_types.items() if t.startswith("enum:")]
-        named = [a for a in kinds if any(str(v).lower() in COLOUR_WORDS for v in prog.card_attrs[a])]
-        attr = (named or kinds or [None])[0]
-        self.colour = {}
-        if attr is not None:
-            values = list(dict.fromkeys(prog.card_attrs[attr]))
-            for cid, v in enumerate(prog.card_attrs[attr]):
-                rich = COLOUR_WORDS.get(str(v).lower(), PALETTE[values.index(v) % len(PALETTE)])
-                self.colour[prog.card_names[cid]] = CSS.get(rich, "#333")
+        # a colour word rich knows but this table does not (violet, ...) is a CSS name too
+        self.colour = {name: CSS.get(rich, rich if rich.isalpha() else "#333") for name, rich in style.style.items()}
 
     def sort(self, names: list[str]) -> list[str]:
         return sorted(names, key=lambda n: self.key.get(n, ()))
@@ -154,6 +146,7 @@ def frame(state, seat: int | None, display: Display, table: dict, log: list[str]
         "returns": obs.get("returns"),
         "winners": obs.get("winners"),
         "state": obs["state"],
+        "teams": obs.get("teams", []),
         "zones": obs["zones"],
         "card_state": obs.get("card_state", {}),
         "mine": mine,

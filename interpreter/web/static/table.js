@@ -98,7 +98,11 @@ function render() {
     zones.appendChild(d);
   }
   $("state").replaceChildren(...Object.entries(v.state).map(([k, x]) =>
-    el("span", null, k.replace(/_/g, " ") + ": " + plain(x))));
+    el("span", null, k.replace(/_/g, " ") + ": " + plain(x))),
+  // the teams: members, then each team value
+  ...(v.teams || []).map((t) => el("span", "team", t.name + " (" + (t.members.join(", ") || "no players") + ")" +
+    Object.entries(t).filter(([k]) => k !== "name" && k !== "members")
+      .map(([k, x]) => " · " + k.replace(/_/g, " ") + ": " + plain(x)).join(""))));
   // every player's public information
   const keys = [];
   for (const p of v.players) for (const k of Object.keys(p)) if (k !== "name" && !keys.includes(k)) keys.push(k);
