@@ -2,7 +2,7 @@
 """Random playouts through the public API: the engine on every shipped game and player count, and,
 for The Magic Shop, the hand-written reference (benchmarks/reference/magic_shop.py) side by side.
 
-    python benchmarks/run.py                                  # games/*.rules, every player count
+    python benchmarks/run.py                                  # games/*.rules and Big Two, President, Durak
     python benchmarks/run.py --seconds 2 --json /tmp/perf.json
     python benchmarks/run.py games/magic_shop.rules --players 4 --games 200
     python benchmarks/run.py --profile 4                      # cProfile of the engine, Magic Shop, 4 players
@@ -45,6 +45,9 @@ from dsl import RulesError  # noqa: E402
 from interpreter import load_game  # noqa: E402
 
 REFERENCE_FOR = {"The Magic Shop": reference.MagicShop}
+# Climbing and shedding games played with combinations (issue 15): run by default with the shipped
+# games, so that the enumeration of combinations is measured beside The Magic Shop's single cards.
+COMBINATION_GAMES = ("big_two.rules", "president.rules", "durak.rules")
 SAMPLE_EVERY = 10        # sample a state for clones/bytes every this many decisions ...
 SAMPLE_STATES = 60       # ... up to this many states
 SLICES = 4               # engine and reference alternate in this many slices each
@@ -284,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         profile(path, args.profile, args.games or 100, args.top, args.profile_sort)
         return 0
 
-    files = args.files or sorted((ROOT / "games").glob("*.rules"))
+    files = args.files or sorted((ROOT / "games").glob("*.rules")) + [ROOT / "examples" / f for f in COMBINATION_GAMES]
     if args.openspiel == "only":
         files = []
     load_before = os.getloadavg()

@@ -8,6 +8,7 @@ import contextlib
 
 from . import ast as A
 from . import types as T
+from .check_combos import COMBO_AGGREGATES
 from .errors import RulesError
 from .ir import K, Best, Comp, St, binop, call, compare, name, sub, typed
 from .passes import inline
@@ -134,9 +135,11 @@ class Calls:
     # ── aggregates and highest / lowest ────────────────────────────────────
     def _e_Aggregate(self, e, scope):
         func = e.func
+        if func in COMBO_AGGREGATES:
+            return self._combo_aggregate(e, scope)
         if func not in AGGREGATES:
             self.err(f"'{func}(... for ... in ...)' is not an aggregate", e.pos,
-                     "the aggregates are " + ", ".join(AGGREGATES))
+                     "the aggregates are " + ", ".join(AGGREGATES + COMBO_AGGREGATES))
         src, et, var, cond, extra = self._bind_loop(e.var, e.source, e.cond, scope, e.expr)
         body, t = extra if extra else (None, None)
         if func in ("sum", "max", "min"):

@@ -18,6 +18,7 @@ from . import ast as A
 from . import facts, infoflow
 from . import types as T
 from .builtins import Calls
+from .check_combos import Combinations
 from .check_expr import Expressions
 from .declare import Declarations
 from .emit import Namespace
@@ -30,7 +31,7 @@ from .scope import Scope
 from .teams import Teams
 
 
-class Compiler(Declarations, Expressions, Calls, Statements, Parameters, Teams):
+class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Parameters, Teams):
     def __init__(self, rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False,
                  params: dict | None = None):
         self.param_values = dict(params or {})   # the parameters given (dsl.params), by name

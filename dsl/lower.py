@@ -528,7 +528,9 @@ class Statements:
         decision = Decision(label, slot, display, s.pos, "subset" if s.subset else T.describe(vt), vt, unique,
                             whole_text=s.label_text is not None)
         self.decisions.append(decision)
-        pre = self._options(s, who, src, cond, such, key, vt, did, scope, tslot)
+        plan = self._combo_plan(s, scope, et) if such is not None else None
+        plan = plan and (plan, _combo_key(key, vt, is_zone))
+        pre = self._options(s, who, src, cond, such, key, vt, did, scope, tslot, plan)
         stop = Stop("decision", self._label(), pre, s.pos, scope.ref(slot, vt), decision)
         stop.options = pre[next(i for i, a in enumerate(pre) if isinstance(a, ast.Assign)
                                 and getattr(a.targets[0], "id", "") == "_o")].value   # for the analyses
@@ -651,12 +653,12 @@ class Statements:
         unique = not s.subset and (vt in (T.NUMBER, T.PLAYER, T.BOOL) or T.is_enum(vt))
         return name("_value_key"), unique
 
-    def _options(self, s, who, src, cond, such, key, vt, did, scope, tslot) -> list:
+    def _options(self, s, who, src, cond, such, key, vt, did, scope, tslot, plan=None) -> list:
         """The statements that open a decision: work out the options and set ``S.pending``."""
         pos, kpos = s.pos, K(s.pos)
         p, out = self._who(who, pos)
         opts = name("_o")
-        out.extend(self._option_list(s, src, cond, such, key, vt, scope, tslot, opts))
+        out.extend(self._option_list(s, src, cond, such, key, vt, scope, tslot, opts, plan))
         if not s.subset:
             who_text = binop(K("Player %d has nothing to choose from"), "%", binop(p, "+", K(1)))
             out.append(at(ast.If(test=not_(opts), orelse=[], body=[
@@ -677,7 +679,7 @@ class Statements:
                 expr_stmt(call("fail", K("nobody is there to choose"), K(pos)), pos)]), pos))
         return p, out
 
-    def _option_list(self, s, src, cond, such, key, vt, scope, tslot, opts) -> list:
+    def _option_list(self, s, src, cond, such, key, vt, scope, tslot, opts, plan=None) -> list:
         """The statements that work out a choice's options into ``opts`` (interchangeable ones once)."""
         pos, kpos = s.pos, K(s.pos)
         out = []
@@ -689,7 +691,9 @@ class Statements:
             out.append(assign(opts, Comp("list", tvar, scope.ref(tslot), src, cond), pos))
             if s.if_able:
                 out.append(at(ast.If(test=not_(opts), orelse=[], body=[assign(opts, call("list", src), pos)]), pos))
-        if s.subset:
+        if s.subset and plan is not None:      # a combination: generated from its shapes (dsl/combos.py)
+            out.append(assign(opts, call("_combos", opts, such, plan[1], plan[0], kpos), pos))
+        elif s.subset:
             out.append(assign(opts, call("_subsets", opts, such or K(None), key or name("_value_key"), kpos), pos))
         else:
             if isinstance(key, ast.Name) and not T.is_list(vt):     # values: _value_key
@@ -699,6 +703,13 @@ class Statements:
             elif key is not None:
                 out.append(assign(opts, call("_dedupe", opts, key), pos))
         return out
+
+
+def _combo_key(key, vt, is_zone):
+    """Cards that all differ need no key when they come from a zone (it holds each card once)."""
+    if key is None and vt == T.list_of(T.CARD) and is_zone:
+        return K(None)
+    return key or name("_value_key")
 
 
 def _state_key(node):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 
+from .combos import COMBO_RUNTIME, MAX_PLAIN
 from .program import (LOOPS_TOO_LONG, MAX_ITEMS, deal, fail, fail_no_options, move_cards, move_zone, pick_random,
                       shuffle_zone)
 from .teams import _members, _partner
@@ -89,8 +90,9 @@ def _dedupe(opts, key):
 
 
 def _subsets(items, test, keyfn, pos):
-    if len(items) > 12:
-        fail(f"too many ways to choose a subset of {len(items)} items (at most 12 items)", pos)
+    if len(items) > MAX_PLAIN:
+        fail(f"too many ways to choose a subset of {len(items)} items (at most {MAX_PLAIN} when the "
+             f"condition does not say the combination's size or shape)", pos)
     out, seen = [], set()
     for k in range(len(items) + 1):
         for combo in itertools.combinations(items, k):
@@ -113,4 +115,5 @@ RUNTIME = {
     "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": _value_key,
     "_dedupe": _dedupe, "_subsets": _subsets, "_FIRST": _FIRST, "_range": _range,
     "_partner": _partner, "_members": _members,
+    **COMBO_RUNTIME,
 }

@@ -31,6 +31,9 @@ CONFIGS = [
     ("examples/bridge.rules", (4,), [()]),
     ("examples/spades.rules", (4,), [()]),
     ("examples/euchre.rules", (4,), [(), ("stick_the_dealer",)]),
+    ("examples/big_two.rules", (4,), [()]),
+    ("examples/president.rules", (4, 7), [()]),
+    ("examples/durak.rules", (2, 4, 6), [()]),
 ]
 
 
