@@ -24,6 +24,7 @@ from .declare import Declarations
 from .emit import Namespace
 from .errors import Pos, RulesError, deep_rules
 from .ir import ret
+from .decisions import Decisions
 from .lower import Statements
 from .params import Parameters
 from .program import Budget, Decision, Program, Template, VarInfo, ZoneInfo
@@ -31,7 +32,7 @@ from .scope import Scope
 from .teams import Teams
 
 
-class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Parameters, Teams):
+class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decisions, Parameters, Teams):
     def __init__(self, rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False,
                  params: dict | None = None):
         self.param_values = dict(params or {})   # the parameters given (dsl.params), by name
