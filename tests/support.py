@@ -48,3 +48,25 @@ def check_json(game, state, where):
     assert [str(a) for a in restored.legal_actions()] == [str(a) for a in state.legal_actions()]
     assert restored.current_player() == state.current_player()
     return restored
+
+
+# A small game whose players are each told, alone, the card they draw (the tests of private
+# announcements add the decision that ends it).
+WHISPER = """\
+game "Whisper"
+players 3
+kind Suit: Red, Blue
+cards:
+    suit: Suit
+    rank: number
+    shown as "{suit} {rank}"
+    for suit in Suit, rank in 1 to 3
+zone deck: facedown
+zone hand per player: owner
+flow:
+    shuffle deck
+    for p in players:
+        move top(deck) to p.hand
+        announce to p "You draw {top(p.hand)}."
+        announce "{p} draws a card."
+"""

@@ -5,32 +5,13 @@ as seen by one seat, that seat's."""
 from __future__ import annotations
 
 import io
-import textwrap
 
 from interpreter import load_game_text
 from interpreter.record import make_record
 from interpreter.repl import Repl, ReplayViewer, told_alone
+from support import WHISPER
 
-RULES = textwrap.dedent("""
-    game "Whisper"
-    players 3
-    kind Suit: Red, Blue
-    cards:
-        suit: Suit
-        rank: number
-        shown as "{suit} {rank}"
-        for suit in Suit, rank in 1 to 3
-    zone deck: facedown
-    zone hand per player: owner
-    flow:
-        shuffle deck
-        for p in players:
-            move top(deck) to p.hand
-            announce to p "You draw {top(p.hand)}."
-            announce "{p} draws a card."
-        for p in players:
-            p chooses x from [1, 2] as "done"
-""")
+RULES = WHISPER + '    for p in players:\n        p chooses x from [1, 2] as "done"\n'
 
 
 def feed(lines):
