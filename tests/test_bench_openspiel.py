@@ -27,6 +27,7 @@ def test_the_pairs_run_side_by_side_and_write_their_ratios(tmp_path, capsys):
     # one hand of 10 cards on both sides: 4 bids and 40 cards played
     assert oh_hell_engine["decisions_per_game"] == oh_hell_spiel["decisions_per_game"] == 44
     assert oh_hell_engine["variants"] == ["one_hand", "no_hook"]
+    assert data["results"][2]["variants"] == ["one_hand"]     # Crazy Eights: one hand, as OpenSpiel plays it
     assert oh_hell_spiel["deep_bytes_per_state"] is None
     assert "engine/OpenSpiel" in capsys.readouterr().out
 
