@@ -163,12 +163,13 @@ def _run_ray(spec: dict, games: int, jobs: int, done, task) -> None:
     if started_here:
         ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
-        remote = ray.remote(task)
-        pending = [remote.remote((spec, i)) for i in range(games)]
+        remote = ray.remote(play_chunk)       # a run of games a task, as in the local pool
+        pending = [remote.remote((task, spec, chunk)) for chunk in _chunks(games, jobs)]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
-                done(ray.get(ref))
+                for rec in ray.get(ref):
+                    done(rec)
     finally:
         if started_here:
             ray.shutdown()

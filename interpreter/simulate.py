@@ -122,11 +122,19 @@ def summarise(records: list[dict], players: int, teams: list | None = None) -> d
     by_agent: dict = {}
     for r in records:
         for p in range(n):
-            kind = r["agents"][p]
-            for label, opts in r["choices"][p].items():
-                for opt, k in opts.items():
-                    choices.setdefault(label, Counter())[opt] += k
-                    by_agent.setdefault(kind, {}).setdefault(label, Counter())[opt] += k
+            seat_choices = r["choices"][p]
+            if not seat_choices:
+                continue
+            mine = by_agent.setdefault(r["agents"][p], {})
+            for label, opts in seat_choices.items():
+                every = choices.get(label)
+                if every is None:
+                    every = choices[label] = Counter()
+                theirs = mine.get(label)
+                if theirs is None:
+                    theirs = mine[label] = Counter()
+                every.update(opts)      # Counter.update adds the counts
+                theirs.update(opts)
     choice_out = {}
     for label, cnt in choices.items():
         total = sum(cnt.values())
