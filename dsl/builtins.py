@@ -195,26 +195,30 @@ class Calls:
                 err.hint = f"{err.hint}; {where}" if err.hint else where
             raise
 
+    def _define_instance(self, d, e, types):
+        """The define compiled for these argument types (once): (function name, type, body, params)."""
+        key = (d.name, tuple(types))
+        if key not in self.define_cache:
+            if key in self._defining:
+                self.err(f"{d.name}() calls itself", e.pos, "functions cannot be recursive")
+            self._defining = self._defining | {key}
+            inner = Scope("py")
+            params = [inner.ref(inner.bind(p, t, d.pos, self), t) for p, t in zip(d.params, types)]
+            with self._called_from(e, d.name, list(types)):
+                body, bt = self.expr(d.expr, inner)
+            self._defining = self._defining - {key}
+            fname = self.gen.fresh("_D")
+            self.gen.function(fname, ["S"] + params, [self._return(body, d.expr.pos)], f"define {d.name}")
+            self.define_cache[key] = (fname, bt, body, params)
+        return self.define_cache[key]
+
     def _call_define(self, e, scope):
         d = self.defines[e.func]
         if len(e.args) != len(d.params):
             self.err(f"{d.name}() takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}, "
                      f"not {len(e.args)}", e.pos, f"it is defined at line {d.pos.line}")
         args = [self.expr(a, scope) for a in e.args]
-        key = (d.name, tuple(t for _, t in args))
-        if key not in self.define_cache:
-            if key in self._defining:
-                self.err(f"{d.name}() calls itself", e.pos, "functions cannot be recursive")
-            self._defining = self._defining | {key}
-            inner = Scope("py")
-            params = [inner.ref(inner.bind(p, t, d.pos, self), t) for p, (_, t) in zip(d.params, args)]
-            with self._called_from(e, d.name, [t for _, t in args]):
-                body, bt = self.expr(d.expr, inner)
-            self._defining = self._defining - {key}
-            fname = self.gen.fresh("_D")
-            self.gen.function(fname, ["S"] + params, [self._return(body, d.expr.pos)], f"define {d.name}")
-            self.define_cache[key] = (fname, bt, body, params)
-        fname, bt, body, params = self.define_cache[key]
+        fname, bt, body, params = self._define_instance(d, e, [t for _, t in args])
         nodes = [a for a, _ in args]
         if inline.worth_inlining(body, nodes):
             return inline.substitute(body, params, nodes), bt

@@ -14,7 +14,8 @@ import attrs
 
 from . import ast as A
 from . import types as T
-from .ir import K, Comp, Fn, call, compare, ifexp
+from .combos import chosen
+from .ir import K, Comp, Fn, Local, St, call, compare, ifexp, name, walk_exprs
 
 COMBO_AGGREGATES = ("same", "run", "run_round", "groups", "leading")
 COMBO_HELP = {
@@ -24,6 +25,8 @@ COMBO_HELP = {
     "groups": "groups(c.rank for c in s): the sizes of the groups of equal keys, largest first ([3, 2]: a full house)",
     "leading": "leading(c.rank for c in s): the key of the largest group, the highest of equal groups",
 }
+BEATS_HELP = ("beats(NEW, OLD, KEY) or beats(NEW, OLD, KEY, BOMB): KEY and BOMB are names of defines of one "
+              "combination, like 'define strength(s) = max(c.rank for c in s)'")
 MAX_BRANCHES = 64           # or-branches of a condition's plan (more: every subset is tried)
 MAX_DEPTH = 8               # defines written out into the condition, one inside another
 
@@ -96,24 +99,131 @@ class Combinations:
         scope.pop(e.var, saved)
         return Comp("list", body, scope.ref(slot, T.CARD), K(list(range(len(self.card_names)))), None)
 
+    # ── beats(NEW, OLD, KEY[, BOMB]) ────────────────────────────────────────
+    def _beats(self, e, scope):
+        """NEW beats OLD: both bombs or neither, then (unless bombs) as many items, and a higher KEY;
+        a bomb beats anything that is not a bomb. KEY and BOMB name defines of one combination."""
+        if len(e.args) not in (3, 4):
+            self.err(f"beats() takes 3 or 4 arguments, not {len(e.args)}", e.pos, BEATS_HELP)
+        sides = []
+        for a, which in zip(e.args[:2], ("first", "second")):
+            node, t = self._zone_or_list(a, scope)
+            if not T.is_list(t):
+                self.err(f"beats()'s {which} argument is a combination (a zone or a list), not a {T.describe(t)}",
+                         a.pos, BEATS_HELP)
+            sides.append((node, t))
+        (new, nt), (old, ot) = sides
+        if not T.compatible(nt, ot):
+            self.err(f"beats() compares two combinations of one kind of item, not a {T.describe(nt)} and a "
+                     f"{T.describe(ot)}", e.args[1].pos)
+        lt = nt if nt != "list:none" else ot
+        key = self._beats_fn(e, e.args[2], lt, T.NUMBER, "KEY", "the key that ranks a combination (a number)")
+        bomb = K(None), K(None)
+        if len(e.args) == 4:
+            bomb = self._beats_fn(e, e.args[3], lt, T.BOOL, "BOMB", "whether a combination is a bomb (yes/no)")
+        return call("_beats", name("S"), new, old, *key, *bomb), T.BOOL
+
+    def _beats_fn(self, e, arg, lt, want, role, what):
+        """A define named as beats()'s KEY or BOMB: (its function, its memo or None)."""
+        if not isinstance(arg, A.Name) or arg.id not in self.defines:
+            self.err(f"beats()'s {role} is the name of a define giving {what}", arg.pos, BEATS_HELP)
+        d = self.defines[arg.id]
+        if len(d.params) != 1:
+            self.err(f"beats()'s {role} '{d.name}' takes {len(d.params)} arguments: it must take one, the combination",
+                     arg.pos, f"it is defined at line {d.pos.line}")
+        fname, bt, body, _ = self._define_instance(d, e, [lt])
+        if not T.compatible(bt, want) or bt == T.NONE:
+            self.err(f"beats()'s {role} '{d.name}' gives a {T.describe(bt)}: it must give {what}", arg.pos,
+                     f"it is defined at line {d.pos.line}")
+        # a define that reads only its combination (no state) gives the same value for the same cards:
+        # it is worked out once per combination for the whole program
+        memos = self.__dict__.setdefault("_beats_memos", {})
+        memo = K(memos.setdefault(fname, {})) if self._pure(body) else K(None)
+        return name(fname), memo
+
+    def _pure(self, body, seen=None) -> bool:
+        """Whether a define's body reads nothing of the state (only its arguments and constants)."""
+        seen = set() if seen is None else seen
+        fns = {v[0]: v[2] for v in self.define_cache.values()}
+        allowed = set()
+        for node in walk_exprs(body):
+            if isinstance(node, St):
+                return False
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args \
+                    and isinstance(node.args[0], ast.Name) and node.args[0].id == "S":
+                callee = node.func.id
+                if callee not in fns:
+                    return False
+                allowed.add(id(node.args[0]))
+                if callee not in seen:
+                    seen.add(callee)
+                    if not self._pure(fns[callee], seen):
+                        return False
+        return not any(isinstance(n, ast.Name) and n.id == "S" and id(n) not in allowed for n in walk_exprs(body))
+
     # ── the plan of a combination choice ────────────────────────────────────
     def _combo_plan(self, s, scope, et):
         """The plan (an IR list) for ``s``'s ``such that``, or None when some way it can hold says
-        nothing about the shape (then every subset is tried, as before)."""
+        nothing about the shape (then every subset is tried, as before). Each entry generates the
+        sets of one shape and tests them with the rest of the ways that have that shape only: the
+        size and the shape it generates from hold for every set it makes, so they are not tested again."""
         branches = self._dnf(s.such_that, 0)
         if branches is None or not branches:
             return None
-        plan, seen = [], set()
+        order, rests = [], {}
         for lits in branches:
+            lits = self._with_beats_size(lits, s.var)
             shape = tuple(e for e in lits if self._shapely(e, s.var))
-            if shape in seen:       # a branch that differs only in a filter generates the same sets
-                continue
-            seen.add(shape)
+            if shape not in rests:      # a way that differs only in a filter generates the same sets
+                order.append(shape)
+                rests[shape] = []
+            rests[shape].append([e for e in lits if e not in shape])
+        plan = []
+        for shape in order:
             entry = self._plan_branch(shape, s.var, scope, et)
             if entry is None:
                 return None
-            plan.append(entry)
+            size, shapes, sure = entry
+            kept = [e for e in shape if not any(e is x for x in sure)]
+            ways = [kept + rest for rest in rests[shape]]
+            test = K(None)
+            if all(ways):               # every way still has something to test
+                # a way that says nothing of the set ('not first_play') is tested once, not per set
+                free = [w for w in ways if all(_plain(x, s.var) for x in w)]
+                rest = [w for w in ways if not any(w is f for f in free)]
+                test = self._plan_test(rest, s.var, scope, et)
+                if free:
+                    gate = self._cond(_any_of(free), scope, "a 'such that' condition")
+                    test = ifexp(gate, K(None), test)
+            plan.append(ast.Tuple(elts=[size, shapes, test], ctx=ast.Load()))
         return ast.List(elts=plan, ctx=ast.Load())
+
+    def _plan_test(self, ways, var, scope, et):
+        """The test of a plan entry's sets: a function of the set, or the arguments of _beater."""
+        vt = T.list_of(et)
+        slot, saved = scope.push(var, vt)
+        cond = self._cond(_any_of(ways), scope, "a 'such that' condition") if ways else K(False)
+        scope.pop(var, saved)
+        if len(ways) == 1 and len(ways[0]) == 1 and self._beats_of(ways[0][0], var):
+            # only 'beats(s, OLD, ...)' to test: OLD's key is worked out once, not for each set
+            return ast.Tuple(elts=[*cond.args[:1], *cond.args[2:]], ctx=ast.Load())
+        return Fn(scope.ref(slot, vt), cond)
+
+    def _beats_of(self, e, var) -> bool:
+        """``beats(VAR, OLD, ...)``, the built-in, with OLD not using VAR."""
+        return isinstance(e, A.Call) and e.func == "beats" and "beats" not in self.defines \
+            and len(e.args) in (3, 4) and isinstance(e.args[0], A.Name) and e.args[0].id == var \
+            and not _mentions(e.args[1], var)
+
+    def _with_beats_size(self, lits, var):
+        """``beats(s, OLD, KEY)`` (no bombs) holds only for as many items as OLD: say so to the plan."""
+        out = []
+        for e in lits:
+            if self._beats_of(e, var) and len(e.args) == 3:
+                out.append(A.Compare(op="==", left=A.Call(func="size", args=(e.args[0],), pos=e.pos),
+                                     right=A.Call(func="size", args=(e.args[1],), pos=e.pos), pos=e.pos))
+            out.append(e)
+        return out
 
     def _dnf(self, e, depth):
         """The condition as ways it can hold (lists of conditions that must all hold), or None."""
@@ -132,11 +242,13 @@ class Combinations:
         return [[e]]
 
     def _plan_branch(self, lits, var, scope, et):
-        size, shapes = None, []
+        """(size, shapes, the literals every generated set meets), or None if the way says no shape."""
+        size, shapes, sure, made = None, [], [], []     # made: (kind, literal, exact) of each shape
         for e in lits:
             if isinstance(e, A.Call) and e.func == "empty" and len(e.args) == 1 \
                     and isinstance(e.args[0], A.Name) and e.args[0].id == var:
                 size = K(0) if size is None else ifexp(compare(size, "==", K(0)), size, K(-1))
+                sure.append(e)
             elif isinstance(e, A.Compare) and e.op == "==":
                 for a, b in ((e.left, e.right), (e.right, e.left)):
                     if isinstance(a, A.Call) and a.func == "size" and len(a.args) == 1 \
@@ -144,12 +256,14 @@ class Combinations:
                         n = self.num(b, scope, "a combination's size")
                         # two sizes: the branch holds only where they agree (a size below 0 is skipped)
                         size = n if size is None else ifexp(compare(size, "==", n), size, K(-1))
+                        sure.append(e)
                         break
                     if self._over(a, var, ("groups",)) and not _mentions(b, var):
                         pattern, pt = self.expr(b, scope)
                         self._expect(pt, T.list_of(T.NUMBER), b.pos, "the groups of a combination")
                         shapes.append(ast.Tuple(elts=[K("groups"), self._key_fn(a, scope, et), pattern],
                                                 ctx=ast.Load()))
+                        made.append(("groups", e, _sorted_sizes(b)))
                         break
             elif self._over(e, var, ("same", "run", "run_round")):
                 kind = {"same": "same", "run": "run", "run_round": "round"}[e.func]
@@ -157,10 +271,16 @@ class Combinations:
                 if kind == "round":
                     parts.append(self._every_key(e, et, scope))
                 shapes.append(ast.Tuple(elts=parts, ctx=ast.Load()))
+                made.append((kind, e, kind != "round"))
         if size is None and not shapes:
             return None
-        return ast.Tuple(elts=[size if size is not None else K(None), ast.List(elts=shapes, ctx=ast.Load())],
-                         ctx=ast.Load())
+        if made:        # the shape the sets are generated from (dsl.combos.chosen) holds for each
+            kind, e, exact = made[chosen([k for k, _, _ in made])]
+            if exact:
+                sure.append(e)
+        fixed = [_fixed(x) for x in shapes]
+        shapes = K(tuple(fixed)) if None not in fixed else ast.List(elts=shapes, ctx=ast.Load())
+        return (size if size is not None else K(None), shapes, sure)
 
     def _shapely(self, e, var) -> bool:
         """Whether a condition says something about the shape (the rest only filters)."""
@@ -182,4 +302,58 @@ class Combinations:
         slot, saved = scope.push(e.var, et)
         body, _ = self.expr(e.expr, scope)
         scope.pop(e.var, saved)
-        return Fn(scope.ref(slot, et), body)
+        param = scope.ref(slot, et)
+        if isinstance(body, ast.Subscript) and isinstance(body.value, K) and isinstance(body.slice, Local) \
+                and body.slice.key() == param.key():
+            # c.rank: the table's own lookup, made once (not a new function every decision)
+            return ast.Attribute(value=body.value, attr="__getitem__", ctx=ast.Load())
+        return Fn(param, body)
+
+
+def _plain(e, var) -> bool:
+    """A condition that does not use the set and cannot fail: names, numbers, not, and, or, comparisons."""
+    if isinstance(e, A.Name):
+        return e.id != var
+    if isinstance(e, (A.Num, A.Bool, A.NoneLit)):
+        return True
+    if isinstance(e, A.Not):
+        return _plain(e.operand, var)
+    if isinstance(e, (A.BoolOp, A.Compare)):
+        return _plain(e.left, var) and _plain(e.right, var)
+    return False
+
+
+def _fixed(shape):
+    """A shape known when compiling (a key read from the card table, written groups), as a value:
+    the plan then holds it once instead of building it at every decision."""
+    kind, key, *rest = shape.elts
+    if not (isinstance(key, ast.Attribute) and isinstance(key.value, K)):
+        return None
+    out = [kind.value, getattr(key.value.value, key.attr)]
+    for x in rest:
+        if not (isinstance(x, ast.List) and all(isinstance(v, K) for v in x.elts)):
+            return None
+        out.append(tuple(v.value for v in x.elts))
+    return tuple(out)
+
+
+def _any_of(ways):
+    """The ways (lists of conditions that must all hold) as one condition: w1 or w2 or ..."""
+    def all_of(lits):
+        out = lits[0]
+        for e in lits[1:]:
+            out = A.BoolOp(op="and", left=out, right=e, pos=e.pos)
+        return out
+    out = all_of(ways[0])
+    for w in ways[1:]:
+        out = A.BoolOp(op="or", left=out, right=all_of(w), pos=out.pos)
+    return out
+
+
+def _sorted_sizes(e) -> bool:
+    """Whether groups(...) is compared with a written list of sizes, largest first, none below 1
+    (then the groups generated are exactly those; otherwise the comparison is tested as well)."""
+    if not isinstance(e, A.ListLit) or not e.items or not all(isinstance(x, A.Num) for x in e.items):
+        return False
+    sizes = [x.value for x in e.items]
+    return all(v >= 1 for v in sizes) and sizes == sorted(sizes, reverse=True)

@@ -324,6 +324,8 @@ class Expressions:
             self.err(f"{name}(...) takes 'x in ... where ...' or '... for x in ...'", e.pos)
         if name in TEAM_BUILTINS:
             return self._team_builtin(e, scope)
+        if name == "beats":             # a define of the same name takes its place
+            return self._beats(e, scope)
         if name not in self.BUILTINS:
             known = list(self.defines) + list(self.BUILTINS)
             self.err(f"unknown function '{name}'", e.pos, did_you_mean(name, known))

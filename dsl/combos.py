@@ -77,11 +77,66 @@ def _leading(keys, pos):
     return max(counts, key=lambda k: (counts[k], k))
 
 
+# ── comparing two combinations: beats(NEW, OLD, KEY, BOMB) ─────────────────
+MAX_MEMO = 100_000              # combinations whose key a program remembers (then it starts again)
+
+
+def _memo(S, fn, items, memo):
+    """fn(S, items), remembered by the items when fn reads nothing of the state (memo is a dict)."""
+    if memo is None:
+        return fn(S, items)
+    t = tuple(items)
+    v = memo.get(t)
+    if v is None:
+        v = fn(S, items)
+        if len(memo) >= MAX_MEMO:
+            memo.clear()
+        memo[t] = v
+    return v
+
+
+def _beats(S, new, old, key, kmemo, bomb, bmemo):
+    """NEW beats OLD: a bomb beats anything that is not a bomb, and a higher bomb a lower one (by
+    KEY, whatever their sizes); otherwise the two have as many items and NEW the higher KEY."""
+    if bomb is not None:
+        b = _memo(S, bomb, new, bmemo)
+        if b != _memo(S, bomb, old, bmemo):
+            return b
+        if b:
+            return _memo(S, key, new, kmemo) > _memo(S, key, old, kmemo)
+    return len(new) == len(old) and _memo(S, key, new, kmemo) > _memo(S, key, old, kmemo)
+
+
+def _beating(items, cands, S, old, key, kmemo, bomb, bmemo):
+    """The candidates (index tuples into items) that beat OLD: ``beats(s, OLD, KEY, BOMB)`` for
+    all the sets of a plan entry at once, OLD's key worked out once."""
+    get = items.__getitem__
+    if bomb is not None or kmemo is None:
+        return [idx for idx in cands if _beats(S, list(map(get, idx)), old, key, kmemo, bomb, bmemo)]
+    n = len(old)
+    cands = list(cands)
+    picks = [tuple(map(get, idx)) for idx in cands]
+    if not picks:
+        return ()
+    vals = list(map(kmemo.get, picks))
+    if None in vals:
+        for i, v in enumerate(vals):
+            if v is None:
+                vals[i] = _memo(S, key, list(picks[i]), kmemo)
+    if any(len(p) == n for p in picks):
+        low = _memo(S, key, old, kmemo)
+        return [idx for idx, p, v in zip(cands, picks, vals) if v > low and len(p) == n]
+    return ()
+
+
 # ── the enumerator ──────────────────────────────────────────────────────────
 def _buckets(items, key):
     out = {}
-    for i, x in enumerate(items):
-        out.setdefault(key(x), []).append(i)
+    for i, k in enumerate(map(key, items)):
+        if k in out:
+            out[k].append(i)
+        else:
+            out[k] = [i]
     return out
 
 
@@ -94,9 +149,9 @@ def _gen_size(n, size, pos):
     return itertools.combinations(range(n), size)
 
 
-def _gen_same(items, key, size, pos):
+def _gen_same(by_key, size, pos):
     out = [()] if not size else []
-    for idx in _buckets(items, key).values():
+    for idx in by_key.values():
         if size is not None:
             out.extend(itertools.combinations(idx, size) if size else ())
             continue
@@ -132,8 +187,7 @@ def _windows(keys, size, ring):
                 yield w
 
 
-def _gen_run(items, key, size, ring, pos):
-    by_key = _buckets(items, key)
+def _gen_run(by_key, size, ring, pos):
     out = [()] if not size else []
     total = 0
     for w in _windows(set(by_key), size, ring):
@@ -152,12 +206,11 @@ def _product_size(choices):
     return n
 
 
-def _gen_groups(items, key, pattern, pos):
+def _gen_groups(by_key, pattern, pos):
     """Sets made of groups of equal keys of the given sizes, each group a different key."""
     pattern = sorted(pattern, reverse=True)
     if any(p <= 0 for p in pattern):
         return [()] if not [p for p in pattern if p] else []
-    by_key = _buckets(items, key)
     keys = list(by_key)
     out = []
 
@@ -180,61 +233,76 @@ def _gen_groups(items, key, pattern, pos):
     return out
 
 
-def _gen(items, size, shapes, pos):
-    """Candidate index tuples for one branch of the plan (a superset of the sets meeting it):
-    from its groups if it has some, else its run, else its 'same', else its size alone."""
+def chosen(kinds) -> int:
+    """Which of a branch's shapes its sets are generated from: its first groups if it has some,
+    else its first run, else its first 'same' (the compiler counts on the same choice)."""
     best = None
-    for shape in shapes:
-        kind = shape[0]
+    for i, kind in enumerate(kinds):
         if kind == "groups":
-            best = shape
-            break
-        if best is None or (kind in ("run", "round") and best[0] == "same"):
-            best = shape
-    if best is None:
+            return i
+        if best is None or (kind in ("run", "round") and kinds[best] == "same"):
+            best = i
+    return best
+
+
+def _gen(items, size, shapes, pos, buckets):
+    """Candidate index tuples for one branch of the plan (a superset of the sets meeting it, with
+    exactly its size, and exactly its chosen shape unless that is a run round the ring);
+    ``buckets``: the items' indices by key, for each key function, kept for the other branches."""
+    if not shapes:
         return _gen_size(len(items), size, pos)
+    best = shapes[chosen([s[0] for s in shapes])]
     kind = best[0]
+    by_key = buckets.get(best[1])
+    if by_key is None:
+        by_key = buckets[best[1]] = _buckets(items, best[1])
     if kind == "groups":
         pattern = list(best[2])
         if size is not None and sum(pattern) != size:
             return []
-        return _gen_groups(items, best[1], pattern, pos)
+        return _gen_groups(by_key, pattern, pos)
     if kind == "same":
-        return _gen_same(items, best[1], size, pos)
-    return _gen_run(items, best[1], size, _ring(best[2]) if kind == "round" else None, pos)
+        return _gen_same(by_key, size, pos)
+    return _gen_run(by_key, size, _ring(best[2]) if kind == "round" else None, pos)
 
 
 def _combos(items, test, keyfn, plan, pos):
-    """The options of a combination choice: the subsets of ``items`` meeting ``test``, generated from
-    the plan's shapes. Smallest first, then in the items' order; identical sets once."""
-    cands = set()
-    for size, shapes in plan:
+    """The options of a combination choice: the subsets of ``items`` that an entry of the plan
+    generates and that meet that entry's test (and ``test``, if given). Smallest first, then in
+    the items' order; identical sets once."""
+    ok, buckets = set(), {}
+    get = items.__getitem__
+    for size, shapes, keep in plan:
         if size is not None and size < 0:
             continue
-        cands.update(_gen(items, size, shapes, pos))
-        if len(cands) > MAX_CANDIDATES:
-            fail(f"too many combinations to choose from ({len(cands):,} or more)", pos)
-    out, seen = [], set()
-    order = sorted(cands)
+        cands = _gen(items, size, shapes, pos, buckets)
+        if keep is None:
+            ok.update(cands)
+        elif type(keep) is tuple:       # beats(s, OLD, KEY, BOMB) alone: (S, OLD, KEY, memo, BOMB, memo)
+            ok.update(_beating(items, cands, *keep))
+        else:
+            for idx in cands:
+                if idx not in ok and keep(list(map(get, idx))):
+                    ok.add(idx)
+        if len(ok) > MAX_CANDIDATES:
+            fail(f"too many combinations to choose from ({len(ok):,} or more)", pos)
+    order = sorted(ok)
     order.sort(key=len)         # smallest first, then in the items' order
-    if keyfn is None:           # every item differs from every other: no identical sets to offer once
-        picks = ([items[i] for i in idx] for idx in order)
-        out = [p for p in picks if test(p)] if test is not None else list(picks)
-        if not out:
-            fail_no_options("no combination satisfies the condition", pos)
-        return out
-    for idx in order:
-        pick = [items[i] for i in idx]
-        key = tuple(sorted(map(keyfn, pick)))
-        if key in seen:
-            continue
-        if test is None or test(pick):
-            seen.add(key)
-            out.append(pick)
-    if not out:
+    picks = [list(map(get, idx)) for idx in order]
+    if test is not None:
+        picks = [p for p in picks if test(p)]
+    if keyfn is not None:       # identical sets once (every item of a zone differs: no key)
+        out, seen = [], set()
+        for pick in picks:
+            key = tuple(sorted(map(keyfn, pick)))
+            if key not in seen:
+                seen.add(key)
+                out.append(pick)
+        picks = out
+    if not picks:
         fail_no_options("no combination satisfies the condition", pos)
-    return out
+    return picks
 
 
 COMBO_RUNTIME = {"_combos": _combos, "_same": _same, "_run": _run, "_run_round": _run_round,
-                 "_groups": _groups, "_leading": _leading}
+                 "_groups": _groups, "_leading": _leading, "_beats": _beats}
