@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import ast
 
+import attrs
+
+from . import ast as A
 from . import types as T
 from .errors import RulesError
 from .ir import K, Comp, Fn, Stop, assign, at, binop, call, compare, expr_stmt, name, not_
@@ -26,15 +29,7 @@ class Decisions:
         vt = T.list_of(et) if s.subset else et
         such = None
         if s.subset:
-            # the 'where' condition tests one item; the chosen list is bound afterwards
-            tslot, saved = scope.push(s.var, et)
-            cond = None if s.cond is None else self._cond(s.cond, scope, "a 'where' condition")
-            scope.pop(s.var, saved)
-            slot = scope.bind(s.var, vt, s.pos, self)
-            if s.such_that is not None:
-                sslot, saved = scope.push(s.var, vt)
-                such = Fn(scope.ref(sslot, vt), self._cond(s.such_that, scope, "a 'such that' condition"))
-                scope.pop(s.var, saved)
+            slot, tslot, cond, such = self._subset_conds(s, scope, et)
         else:
             slot = scope.bind(s.var, vt, s.pos, self)
             tslot, saved = scope.push(s.var, vt)
@@ -58,6 +53,35 @@ class Decisions:
                                 and getattr(a.targets[0], "id", "") == "_o")].value   # for the analyses
         return [stop]
 
+    def _subset_conds(self, s, scope, et) -> tuple:
+        """A subset's local (bound to the chosen list), its 'where' (testing one item) and its
+        'such that' (a function of the whole list, or None)."""
+        vt = T.list_of(et)
+        tslot, saved = scope.push(s.var, et)
+        cond = None if s.cond is None else self._cond(s.cond, scope, "a 'where' condition")
+        scope.pop(s.var, saved)
+        slot = scope.bind(s.var, vt, s.pos, self)
+        such = None
+        if s.such_that is not None:
+            sslot, saved = scope.push(s.var, vt)
+            such = Fn(scope.ref(sslot, vt), self._cond(s.such_that, scope, "a 'such that' condition"))
+            scope.pop(s.var, saved)
+        return slot, tslot, cond, such
+
+    def _subset_listing(self, c, scope, src, et, is_zone, opts) -> tuple:
+        """A choice block's subset pick (``subset NAME from SOURCE ... such that ...``): its local,
+        the statements listing its options into ``opts`` (combinations generated from their shapes,
+        as for ``chooses subset``), and the options before the subsets are made (for the analyses)."""
+        slot, tslot, cond, such = self._subset_conds(c, scope, et)
+        vt = T.list_of(et)
+        key, _ = self._option_key(et, vt, c, is_zone)
+        plan = self._combo_plan(c, scope, et) if such is not None else None
+        plan = plan and (plan, _combo_key(key, vt, is_zone))
+        listing = self._option_list(c, src, cond, such, key, vt, scope, tslot, opts, plan)
+        made = listing[-1].value        # _combos(...) or _subsets(...): none leaves the moves
+        listing[-1].value = call("_or_none", made.func, *made.args)
+        return slot, listing, listing[0].value
+
     def _s_ChooseBlock(self, s, scope):
         """One decision offering a source's options (at most one branch) and named moves; the
         chosen branch's block runs. The options are the pick's values and the moves' texts, in
@@ -75,13 +99,17 @@ class Decisions:
             if et == T.TEXT:
                 self.err("a choice block cannot pick from texts and offer named moves too", c.source.pos,
                          "write each text as a named move: \"face up\":")
-            slot = scope.bind(c.var, et, c.pos, self)
-            tslot, saved = scope.push(c.var, et)
-            cond = None if c.cond is None else self._cond(c.cond, scope, "a 'where' condition")
-            scope.pop(c.var, saved)
-            key, _ = self._option_key(et, et, c, is_zone)
-            listing = self._option_list(c, src, cond, None, key, et, scope, tslot, opts)
-            options = listing[0].value          # the pick's options, for the analyses
+            if c.subset:    # a combination: the pick's value is a list of items
+                slot, listing, options = self._subset_listing(c, scope, src, et, is_zone, opts)
+                et = T.list_of(et)
+            else:
+                slot = scope.bind(c.var, et, c.pos, self)
+                tslot, saved = scope.push(c.var, et)
+                cond = None if c.cond is None else self._cond(c.cond, scope, "a 'where' condition")
+                scope.pop(c.var, saved)
+                key, _ = self._option_key(et, et, c, is_zone)
+                listing = self._option_list(c, src, cond, None, key, et, scope, tslot, opts)
+                options = listing[0].value          # the pick's options, for the analyses
             pre.extend(listing)
             if c.label_text is not None:
                 label, show = self._label_display(c, et)
@@ -94,10 +122,16 @@ class Decisions:
                     if b.text in self.kinds[et[5:]]:
                         self.err(f'the move "{b.text}" reads as a value of {et[5:]} offered by this choice', b.pos,
                                  "give the move other words")
-            display = (lambda f, m: lambda v: v if v in m else f(v))(show, moves)
+            display = (lambda f, m: lambda v: v if v.__class__ is str and v in m else f(v))(show, moves)
         else:
             pre.append(assign(opts, ast.List(elts=[], ctx=ast.Load()), pos))
             label, display = "choose", str
+        if pick is not None:
+            for b in s.branches:
+                if b.cond is not None and _reads(b.cond, pick.pick.var):
+                    self.err(f"the move's condition reads '{pick.pick.var}', which is chosen by this choice", b.cond.pos,
+                             f"a move is offered or not before anything is chosen; test what '{pick.pick.var}' "
+                             f"is chosen from instead")
         at_pick = s.branches.index(pick) if pick is not None else 0
         before, after = s.branches[:at_pick], s.branches[at_pick + (pick is not None):]
         if before:
@@ -111,7 +145,8 @@ class Decisions:
         did = len(self.decisions)
         ctype = "choice:" + et
         cslot = scope.bind(f"choice@{pos.line}:{pos.column}", ctype, pos, self)
-        self.decisions.append(Decision(label, cslot, display, pos, T.describe(et) if pick else "move", ctype,
+        kind = "subset" if pick is not None and pick.pick.subset else T.describe(et) if pick else "move"
+        self.decisions.append(Decision(label, cslot, display, pos, kind, ctype,
                                        False, whole_text=True,
                                        moves=tuple(b.text for b in s.branches if b.text is not None)))
         pre.append(assign(_S("pending"), ast.List(elts=[p, K(did), opts], ctx=ast.Load()), pos))
@@ -232,6 +267,20 @@ def _combo_key(key, vt, is_zone):
     if key is None and vt == T.list_of(T.CARD) and is_zone:
         return K(None)
     return key or name("_value_key")
+
+
+def _reads(e, var: str) -> bool:
+    """Whether the expression ``e`` names ``var``."""
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Name) and n.id == var:
+            return True
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "pos")
+    return False
 
 
 def _no_repeats(src) -> bool:

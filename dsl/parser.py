@@ -372,7 +372,8 @@ class _Builder(Transformer):
         seen = {}
         picks = [b for b in branches if b.pick is not None]
         if len(picks) > 1:
-            self._fail("a choice block offers at most one 'NAME from SOURCE' branch", picks[1].pos,
+            self._fail("a choice block offers at most one 'NAME from SOURCE' branch (or one "
+                       "'subset NAME from SOURCE')", picks[1].pos,
                        "offer the other options as named moves, or choose in two steps")
         for b in branches:
             if b.text is not None:
@@ -386,6 +387,14 @@ class _Builder(Transformer):
         cond, able = where if where else (None, False)
         pick = A.Choose(pos=self._pos(meta), player=None, var=str(var), source=source, cond=cond, if_able=able,
                         label=label.value[1:-1] if label else None, label_text=self._label(label))
+        return A.Branch(pos=self._pos(meta), pick=pick, text=None, cond=None, body=body)
+
+    def subset_branch(self, meta, c):
+        var, source, where, such, label, body = c
+        cond, able = where if where else (None, False)
+        pick = A.Choose(pos=self._pos(meta), player=None, var=str(var), source=source, cond=cond, if_able=able,
+                        label=label.value[1:-1] if label else None, subset=True, such_that=such,
+                        label_text=self._label(label))
         return A.Branch(pos=self._pos(meta), pick=pick, text=None, cond=None, body=body)
 
     def move_branch(self, meta, c):

@@ -8,8 +8,8 @@ from __future__ import annotations
 import itertools
 
 from .combos import COMBO_RUNTIME, MAX_PLAIN
-from .program import (LOOPS_TOO_LONG, MAX_ITEMS, deal, fail, fail_no_options, move_cards, move_zone, pick_random,
-                      shuffle_zone)
+from .program import (LOOPS_TOO_LONG, MAX_ITEMS, NoLegalAction, deal, fail, fail_no_options, move_cards,
+                      move_zone, pick_random, shuffle_zone)
 from .teams import _members, _partner
 
 
@@ -108,12 +108,21 @@ def _subsets(items, test, keyfn, pos):
     return out
 
 
+def _or_none(make, *args):
+    """A choice block's subset pick: no set meeting the condition leaves the named moves (and the
+    block says when there is nothing at all to choose)."""
+    try:
+        return make(*args)
+    except NoLegalAction:
+        return []
+
+
 RUNTIME = {
     "fail": fail, "fail_no_options": fail_no_options, "move_cards": move_cards,
     "move_zone": move_zone,
     "shuffle_zone": shuffle_zone, "deal": deal, "pick_random": pick_random, "_top": _top, "_position": _position, "_item": _item,
     "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": _value_key,
     "_dedupe": _dedupe, "_subsets": _subsets, "_FIRST": _FIRST, "_range": _range,
-    "_partner": _partner, "_members": _members,
+    "_partner": _partner, "_members": _members, "_or_none": _or_none,
     **COMBO_RUNTIME,
 }

@@ -318,6 +318,9 @@ def _token_error(err: UnexpectedToken, source: str):
     if phrase and phrase.endswith("'chooses'"):
         hint = ("a statement is an assignment like 'x = 1', a choice like 'p chooses c from p.hand', "
                 "a procedure call like 'play()', or starts with a keyword such as 'move' or 'let'")
+    if tok.value == "such" and "subset" not in (src_lines[line - 1] if 0 < line <= len(src_lines) else ""):
+        hint = ("'such that' tests a whole subset: write 'p chooses subset NAME from ...', or in a choice "
+                "block 'subset NAME from ...'")
     if tok.type in ("RPAR", "RSQB", "RBRACE") and bracket is None:
         hint = f"there is no opening bracket for this '{tok.value}'"
     elif bracket is not None and tok.type in ("$END", "_DEDENT"):

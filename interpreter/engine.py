@@ -80,7 +80,9 @@ class Game:
         self._ids_by_name = names
         # Actions are made once per (seat, option) and reused: legal_actions builds no text
         self._acts = [[_Actions(d, p) for p in range(program.players)] for d in program.decisions]
-        self._listy = [d.type.startswith("list:") for d in program.decisions]
+        # options that are lists are looked up as tuples (2: a choice block's subset, beside move texts)
+        self._listy = [1 if d.type.startswith("list:") else 2 if d.type.startswith("choice:list:") else 0
+                       for d in program.decisions]
         self._unique = [d.unique_texts for d in program.decisions]   # known never to read alike
         # for decisions whose options need no numbering and are not lists, each seat's lookup
         # option -> Action (made on first use); else None
@@ -100,7 +102,9 @@ class Game:
         """The Actions of an open decision [seat, decision, options]."""
         p, did, opts = pending
         row = self._acts[did][p]        # option -> Action
-        keys = list(map(tuple, opts)) if self._listy[did] else opts
+        listy = self._listy[did]
+        keys = (opts if not listy else list(map(tuple, opts)) if listy == 1
+                else [o if o.__class__ is str else tuple(o) for o in opts])
         out = list(map(row.get, keys))
         if not all(out):                # options not seen before at this seat
             for i, a in enumerate(out):

@@ -188,7 +188,7 @@ class Index:
                 for b in s.branches:
                     if b.pick is not None and b.pos.line <= line:
                         out.append(Symbol(b.pick.var, "local", b.pos.line, b.pos.column,
-                                          self._source_type(b.pick.source)))
+                                          self._source_type(b.pick.source, b.pick.subset)))
             elif isinstance(s, A.For) and s.pos.line <= line <= _last_line(s):
                 out.append(Symbol(s.var, "local", s.pos.line, s.pos.column, self._source_type(s.source)))
             for sub in self._bodies(s):      # names chosen or let in a block stay visible after it

@@ -33,7 +33,7 @@ CONFIGS = [
     ("examples/euchre.rules", (4,), [(), ("stick_the_dealer",)]),
     ("examples/big_two.rules", (4,), [()]),
     ("examples/president.rules", (4, 7), [()]),
-    ("examples/durak.rules", (2, 4, 6), [()]),
+    ("examples/durak.rules", (2, 4, 6), [(), ("perevodnoy",)]),
 ]
 
 

@@ -64,7 +64,7 @@ def brute_force(hand, table, first):
         for combo in itertools.combinations(hand, n):
             if not combo:
                 if table:
-                    out.add(())
+                    out.add(())         # a pass (the named move "pass")
                 continue
             if kind(combo) is None:
                 continue
@@ -79,8 +79,7 @@ def brute_force(hand, table, first):
 def legal_sets(state):
     out = set()
     for a in state.legal_actions():
-        text = a[len("play "):]
-        out.add(() if text == "nothing" else tuple(sorted(text.split(", "))))
+        out.add(() if a == "pass" else tuple(sorted(a[len("play "):].split(", "))))
     return out
 
 

@@ -50,7 +50,7 @@ def test_leads_and_answers_equal_a_plain_enumeration():
                         elif table and (not combo or (one_rank and len(combo) == len(table)
                                                       and value(combo[0]) > value(table[0]))):
                             want.add(combo)
-                got = {tuple(a[len("play "):].split(", ")) if a != "play nothing" else ()
+                got = {tuple(a[len("play "):].split(", ")) if a != "pass" else ()
                        for a in state.legal_actions()}
                 assert got == {tuple(sorted(w, key=hand.index)) for w in want}
                 checked += 1
@@ -71,3 +71,39 @@ def test_the_number_of_hands_is_a_parameter(hands):
         state.apply_action(rng.choice(state.legal_actions()))
     assert sum("is the President" in line for line in state.log()) == hands
     assert sum(state.var("points", p) for p in range(4)) == hands * 6
+
+
+@pytest.mark.parametrize("players", [4, 5, 7])
+def test_the_vice_president_and_vice_scum_exchange_one_card(players):
+    """At the start of hand 2: the Vice-Scum's highest card goes to the Vice-President, who gives
+    any one back; the President and the Scum exchange two; the players between keep their hands."""
+    game = load_game(ROOT / "examples" / "president.rules", players=players)
+    for seed in range(3):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while state.decision_label() != "give the Scum":
+            state.apply_action(rng.choice(state.legal_actions()))
+        roles = {r: state.var(r) for r in ("president", "vice_president", "vice_scum", "scum")}
+        assert len(set(roles.values())) == 4
+        places = {p: players - state.var("points", p) for p in range(players)}    # hand 1's places
+        assert [places[roles[r]] for r in roles] == [1, 2, players - 1, players]
+        before = {p: sorted(state.cards("hand", p), key=value) for p in range(players)}
+        state.apply_action(rng.choice(state.legal_actions()))
+        assert state.decision_label() == "give the Vice-Scum"
+        vp, vs = roles["vice_president"], roles["vice_scum"]
+        assert state.current_player() == vp
+        best = max(before[vs], key=value)
+        assert sorted(state.cards("hand", vp), key=value) == sorted(before[vp] + [best], key=value)
+        left = list(before[vs])
+        left.remove(best)
+        assert sorted(state.cards("hand", vs), key=value) == left
+        give = rng.choice(state.legal_actions())
+        state.apply_action(give)
+        card = give[len("give the Vice-Scum "):]
+        assert sorted(state.cards("hand", vs), key=value) == sorted(left + [card], key=value)
+        for p in range(players):
+            if places[p] not in (1, 2, players - 1, players):
+                assert sorted(state.cards("hand", p), key=value) == before[p]      # no exchange
+        # given face down: the announcement names the players, not the cards
+        assert state.log()[-2] == (f"Player {vs + 1} gives the Vice-President their best card; "
+                                   f"Player {vp + 1} gives one back.")

@@ -16,6 +16,9 @@ group owns a block of ids, one per value its options can take, in a fixed order:
     subset    chosen one element at a time: an id "add X" for every value X of the element's
               domain, then "done". A subset is built in a fixed order (by element id), so each
               subset has one path; only elements that can still complete a legal subset are legal
+    choice    a choice block: its pick's ids (as above: one value, or a subset's "add X" ids and
+              "done"), and an id for each named move (a subset's moves before "done"; a move is
+              legal before any element is added)
 
 The ids read back as the engine's action texts (``label value``); an action id is applied by
 the option's value, never by its position in the list, so ids are stable across states.
@@ -159,6 +162,8 @@ class ActionSpace:
             moves = [("<move>", b.text) for b in node.branches if b.text is not None] if node is not None else []
             if pick is None:
                 return moves
+            if pick.subset:             # a subset pick: its elements, the moves, then "done"
+                return self._values(d, pick, t[12:], offers_none=False) + moves + [DONE]
             offers_none = any(isinstance(n, A.NoneLit) for n in _walk(pick.source))
             return self._values(d, pick, t[7:], offers_none) + moves
         offers_none = node is not None and any(isinstance(n, A.NoneLit) for n in _walk(node.source))
@@ -289,7 +294,7 @@ class ActionSpace:
 
     # ── texts ───────────────────────────────────────────────────────────────
     def _texts(self, grp: Group) -> list:
-        elem = grp.type[5:] if grp.subset else grp.type
+        elem = _elem(grp)
         shown = [self._show(elem, k) for k in grp.keys if k != DONE]
         # kinds of card that read alike are told apart by their place in the card table
         repeats = Counter(shown)
@@ -305,6 +310,8 @@ class ActionSpace:
                 suffix = f" (kind {seen[text]})"
             if grp.whole is not None:
                 out.append(self._whole(grp, k, text) + suffix)
+            elif _is_move(k):
+                out.append(text)
             else:
                 out.append(f"{grp.label}: add {text}{suffix}" if grp.subset else f"{grp.label} {text}{suffix}")
         return out
@@ -353,6 +360,13 @@ class ActionSpace:
         return self.groups[self.id_group[action_id]]
 
 
+def _elem(grp: Group) -> str:
+    """The type of one id's value: a subset's element (a choice block's keeps its moves)."""
+    if grp.subset:
+        return "choice:" + grp.type[12:] if grp.type.startswith("choice:") else grp.type[5:]
+    return grp.type
+
+
 def _hashable(v):
     return tuple(_hashable(x) for x in v) if isinstance(v, list) else v
 
@@ -386,10 +400,12 @@ class Table:
         pending = self.state.pending
         grp = self.group()
         space = self.space
-        elem = grp.type[5:] if grp.subset else grp.type
+        elem = _elem(grp)
         out = []
         for i, value in enumerate(pending[2]):
-            if grp.subset:
+            if grp.subset and value.__class__ is str:       # a named move beside a subset
+                out.append((space.key(elem, value, grp.moves), i))
+            elif grp.subset:
                 out.append((tuple(sorted((space.key(elem, v) for v in value), key=lambda k: grp.index.get(k, -1))), i))
             else:
                 out.append((space.key(elem, value, grp.moves), i))
@@ -419,6 +435,10 @@ class Table:
             n = len(part)
             last = grp.index[part[-1]] if part else -1
             for keys, _ in options:
+                if _is_move(keys):      # a named move: taken whole, before any element is added
+                    if not part:
+                        ids.add(grp.offset + self._check(grp, keys))
+                    continue
                 for k in keys:
                     self._check(grp, k)
                 if keys[:n] == part:
@@ -438,7 +458,7 @@ class Table:
         grp, options = self._options()
         key = grp.keys[action_id - grp.offset]
         self._ids = None
-        if grp.subset:
+        if grp.subset and not _is_move(key):
             if key != DONE:
                 self.partial = self.partial + (key,)
                 return
@@ -450,7 +470,7 @@ class Table:
         """The position among the engine's legal actions that this id chooses (None for a step of a subset)."""
         grp, options = self._options()
         key = grp.keys[action_id - grp.offset]
-        if grp.subset:
+        if grp.subset and not _is_move(key):
             if key != DONE:
                 return None
             key = self.partial
@@ -460,6 +480,6 @@ class Table:
         """The ids that take the engine's legal action number ``engine_index`` (several for a subset)."""
         grp, options = self._options()
         key = options[engine_index][0]
-        if not grp.subset:
+        if not grp.subset or _is_move(key):
             return [grp.offset + grp.index[key]]
         return [grp.offset + grp.index[k] for k in key] + [grp.offset + len(grp.keys) - 1]
