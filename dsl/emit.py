@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from .ir import Load, Local, Move, Reveal, St, Stop, walk_exprs
+from .ir import K, Load, Local, Move, Reveal, St, Stop, walk_exprs
 from .program import CALL_DEPTH, DONE, STOP, SWITCH
 from .runtime import RUNTIME
 
@@ -46,6 +46,15 @@ class Namespace:
         """Generated file name -> one line per statement, indexed as the running code numbers them."""
         return {f: [_Listing().first_line(s) for s in _statements(m.body)] for f, m in self._modules.items()}
 
+    def constants(self) -> list:
+        """(name, value) of every constant of the generated code, in the order they were made."""
+        seen, out = set(), []
+        for cname, value in self._consts.values():
+            if cname not in seen:
+                seen.add(cname)
+                out.append((cname, value))
+        return out
+
     def const(self, value) -> str:
         """The name of a value known when compiling, in the table of constants."""
         key = id(value)
@@ -53,6 +62,11 @@ class Namespace:
         if hit is not None and hit[1] is value:
             return hit[0]
         cname = f"_k{len(self._consts)}"
+        owner = getattr(value, "__self__", None)
+        if type(owner) in (list, tuple, dict, frozenset) and callable(value):
+            cname = f"{self.const(owner)}_{value.__name__.strip('_')}"   # _k9_getitem: _k9.__getitem__
+        elif getattr(type(value), "const_suffix", None):
+            cname = f"{cname}_{type(value).const_suffix}"
         self._consts[key] = (cname, value)
         self.ns[cname] = value
         return cname
@@ -207,6 +221,9 @@ def _stops(stmts: list) -> bool:
 
 
 def _count(node, uses: dict, weight: int) -> None:
+    if _zone_move(node):        # written out: the zones read and written, loc once per card
+        uses["z"] = uses.get("z", 0) + 3 * weight
+        uses["loc"] = uses.get("loc", 0) + 4 * weight
     for n in walk_exprs(node):
         if isinstance(n, St):
             uses[n.which] = uses.get(n.which, 0) + weight
@@ -240,6 +257,8 @@ class _Writer:
             out = self._load(s.stop)
         elif isinstance(s, Move):
             out = self._move(s)
+        elif _zone_move(s):
+            out = self._move_zone(s.value.args[1], s.value.args[2])
         elif isinstance(s, Reveal):
             out = []
         else:
@@ -307,6 +326,38 @@ class _Writer:
         out.append(_assign(ast.Subscript(value=self._st("loc"), slice=card, ctx=ast.Store()), dest))
         return out
 
+    def _move_zone(self, src, dest) -> list:
+        """``move_zone(S, src, dest, False)`` (every card of a zone to the top of another) written
+        out: no call, and nothing but a test when the zone is empty (an accumulated pile, say)::
+
+            _d = 21 + v0
+            _m = _z[2]
+            if _m:
+                _z[2] = []
+                for _mc in _m:
+                    S.loc[_mc] = _d
+                _z[_d].extend(_m)
+
+        Both zones are worked out first, as for the call; moving a zone onto itself keeps its cards."""
+        out = []
+        src, dest = self.expr(src), self.expr(dest)
+        if not _simple_index(src):
+            out.append(_assign(_n("_s", store=True), src))
+            src = _n("_s")
+        if not isinstance(dest, (ast.Constant, ast.Name)):   # written once per card: worked out once
+            out.append(_assign(_n("_d", store=True), dest))
+            dest = _n("_d")
+
+        def zone(i, ctx=ast.Load()):
+            return ast.Subscript(value=self._st("z"), slice=i, ctx=ctx)
+        relocate = ast.For(target=_n("_mc", store=True), iter=_n("_m"), orelse=[], body=[
+            _assign(ast.Subscript(value=self._st("loc"), slice=_n("_mc"), ctx=ast.Store()), dest)])
+        extend = ast.Expr(value=_call(ast.Attribute(value=zone(dest), attr="extend", ctx=ast.Load()), _n("_m")))
+        out.append(_assign(_n("_m", store=True), zone(src)))
+        out.append(ast.If(test=_n("_m"), orelse=[], body=[
+            _assign(zone(src, ast.Store()), ast.List(elts=[], ctx=ast.Load())), relocate, extend]))
+        return out
+
     # expressions
     def _k(self, value):
         if value is None or isinstance(value, (bool, int)):
@@ -319,6 +370,21 @@ class _Writer:
 
     def _st(self, which: str):
         return _n(f"_{which}") if which in self.hoisted else _attr("S", which)
+
+
+def _zone_move(s) -> bool:
+    """A statement ``move_zone(S, src, dest, False)``: a whole zone moved to the top of another."""
+    return (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Name)
+            and s.value.func.id == "move_zone" and len(s.value.args) == 4
+            and isinstance(s.value.args[3], K) and s.value.args[3].value is False)
+
+
+def _simple_index(node) -> bool:
+    """A zone index cheap and safe to write twice: a number, a local, or a number plus a local."""
+    if isinstance(node, (ast.Constant, ast.Name)):
+        return True
+    return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+            and all(isinstance(x, (ast.Constant, ast.Name)) for x in (node.left, node.right)))
 
 
 def _simple(node) -> bool:

@@ -84,6 +84,9 @@ def build_parsers():
     _common(comp)
     comp.add_argument("--allow-leaks", action="store_true",
                       help="report hidden information reaching what every seat sees as warnings, not errors")
+    comp.add_argument("--emit", action="store_true",
+                      help="print the Python generated for the game (for the first player count compiled, "
+                           "or --players N), with its table of constants")
     check = _Parser(prog="rulesrun check", formatter_class=argparse.RawDescriptionHelpFormatter,
                     description="Property-test a rules file: play many games chosen by hypothesis and check, at\n"
                                 "every step, that the player to move has a legal action, cards are conserved,\n"
@@ -167,6 +170,27 @@ def _n(k: int, word: str) -> str:
     return f"{k} {word}{'' if k == 1 else 's'}"
 
 
+def _emitted(prog) -> str:
+    """The generated Python of a compiled game, function by function, then its constants."""
+    out = [f"# Python generated for {prog.title}, {prog.players} players"
+           + (f", variants {', '.join(prog.variants)}" if prog.variants else "") + "\n"]
+    for name, source in prog.code.sources.items():
+        out.append(f"\n# ── {name}\n{source}")
+    out.append("\n# ── constants (values known when compiling; texts and tables from the rules)\n")
+    names = {id(v): n for n, v in prog.code.constants()}
+    for cname, value in prog.code.constants():
+        owner = getattr(value, "__self__", None)
+        if id(owner) in names:                       # a method bound when compiling
+            text = f"{names[id(owner)]}.{value.__name__}"
+        elif callable(value) and not isinstance(value, type):
+            text = "<a function of the compiler: how a value is shown>" if "display" in getattr(
+                value, "__qualname__", "") else f"<function {getattr(value, '__name__', '?')}>"
+        else:
+            text = repr(value)
+        out.append(f"# {cname} = {text if len(text) <= 100 else text[:97] + '...'}\n")
+    return "".join(out)
+
+
 def cmd_compile(args) -> int:
     from dsl import compile_rules
     from dsl.params import param_texts
@@ -203,6 +227,10 @@ def cmd_compile(args) -> int:
             print(str(w).replace(": error: ", ": warning: ", 1), file=sys.stderr)
     g = games[0]
     prog = g.program
+    if getattr(args, "emit", False):
+        from .safe_text import safe
+        print(safe(_emitted(prog), lines=True), end="")
+        return 0
     players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
     variants = prog.available_variants
     cards = sorted({len(x.program.card_names) for x in games})

@@ -241,16 +241,21 @@ class State:
     # ── running ────────────────────────────────────────────────────────────
     def _run(self) -> None:
         """Run the generated procedures until someone must choose or the game ends."""
-        procs = self._prog.procs
-        frames = self.frames
         self.budget = MAX_STEPS  # loop rounds allowed before the next decision (spent by the loops)
         try:
-            while frames:
-                F = frames[-1]
-                if procs[F[0]][F[1]](self, F) == STOP:
-                    return
+            self._go_on()
         except Exception as e:
             self._failed(e)
+
+    def _go_on(self) -> None:
+        """The run loop: the top frame's entry, until one stops at a decision or no frame is left
+        (an entry returns DONE or SWITCH when the frames changed under it: a call, a return)."""
+        procs = self._prog.procs
+        frames = self.frames
+        while frames:
+            F = frames[-1]
+            if procs[F[0]][F[1]](self, F) == STOP:
+                return
 
     def _failed(self, e: Exception):
         """Raise what went wrong while running the rules, as a RulesRuntimeError naming the line."""
@@ -293,14 +298,11 @@ class State:
                 return []
             # Game._legal, inlined for the common case: options that need no numbering
             lookups = self._game._lookups[pending[1]]
-            if lookups is not None:
-                legal = list(map(lookups[pending[0]], pending[2]))
-            else:
-                legal = self._game._legal(pending)
-            self._legal = legal
-        if player is not None and player != self.pending[0]:
-            return []
-        return legal[:]
+            legal = self._legal = list(map(lookups[pending[0]], pending[2])) if lookups is not None \
+                else self._game._legal(pending)
+        if player is None or player == self.pending[0]:
+            return legal.copy()
+        return []
 
     def decision_label(self) -> str | None:
         if self.pending is None:
@@ -309,30 +311,29 @@ class State:
 
     def apply_action(self, action: Any) -> None:
         """Take an action: one of ``legal_actions()``, its text, or its index."""
-        pending = self.pending
-        if pending is None:
-            raise GameError("the game is over; no more actions")
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._game._legal(pending)
+            legal = self._legal_to_apply()
         try:                # one of legal_actions() (found by identity), or its text
             idx = legal.index(action)
         except ValueError:  # a number, or not legal
             idx = self._find(action, legal)
         self.hist.append(legal[idx].text)
-        frames = self.frames
-        F = frames[-1]
-        F[2][-1] = pending[2][idx]       # a decision's value is the last of its frame's locals
-        self.pending = None
-        self._legal = None
-        # the run loop of _run, inlined: this is the path every decision takes
-        procs = self._prog.procs
+        F = self.frames[-1]
+        F[2][-1] = self.pending[2][idx]     # a decision's value is the last of its frame's locals
+        self.pending = self._legal = None
         self.budget = MAX_STEPS
-        try:
-            while procs[F[0]][F[1]](self, F) != STOP and frames:
-                F = frames[-1]
+        try:                # the top frame's entry; the run loop only if the frames changed
+            if self._prog.procs[F[0]][F[1]](self, F) != STOP:
+                self._go_on()
         except Exception as e:
             self._failed(e)
+
+    def _legal_to_apply(self) -> list:
+        if self.pending is None:
+            raise GameError("the game is over; no more actions")
+        legal = self._legal = self._game._legal(self.pending)
+        return legal
 
     def reseed(self, seed: int) -> None:
         """Give chance a fresh seed: every shuffle from now on is drawn from ``seed``; nothing that
@@ -370,16 +371,13 @@ class State:
         opts = pending[2]
         if not 0 <= i < len(opts):
             raise GameError(f"action number {i} is out of range (0 to {len(opts) - 1})")
-        frames = self.frames
-        F = frames[-1]
+        F = self.frames[-1]
         F[2][-1] = opts[i]               # a decision's value is the last of its frame's locals
-        self.pending = None
-        self._legal = None
-        procs = self._prog.procs         # the run loop of _run, inlined as in apply_action
+        self.pending = self._legal = None
         self.budget = MAX_STEPS
-        try:
-            while procs[F[0]][F[1]](self, F) != STOP and frames:
-                F = frames[-1]
+        try:                             # as in apply_action
+            if self._prog.procs[F[0]][F[1]](self, F) != STOP:
+                self._go_on()
         except Exception as e:
             self._failed(e)
 

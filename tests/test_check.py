@@ -78,13 +78,12 @@ def test_a_shrunk_failure_replays_from_the_printed_command(tmp_path):
 
 def test_engine_level_conservation_is_checked(monkeypatch):
     """A broken engine (a move that drops the card) is caught by the conservation property."""
-    original = dsl.runtime.RUNTIME["move_zone"]
+    original = dsl.runtime.RUNTIME["deal"]     # (a whole zone's move is written out in the code)
 
-    def lossy(S, src, dest, bottom=False):
-        original(S, src, dest, bottom)
-        if len(S.z[dest]) == 3:
-            S.z[dest].pop()     # a card vanishes from every zone
-    monkeypatch.setitem(dsl.runtime.RUNTIME, "move_zone", lossy)   # the generated code's helper
+    def lossy(S, n, src, first, players, pos, start=0):
+        original(S, n, src, first, players, pos, start)
+        S.z[first].pop()        # a card vanishes from every zone
+    monkeypatch.setitem(dsl.runtime.RUNTIME, "deal", lossy)   # the generated code's helper
     code, out, _ = check(ROOT / "games" / "magic_shop.rules", players=4, games=3)
     assert code == 1
     assert "FAILED: every card is in exactly one zone at every step" in out

@@ -28,12 +28,13 @@ def test_count_of_an_attribute_equal_to_a_value_becomes_a_count_of_a_map():
     x = t(1)
     node = Comp("count", K(None), x, zone(), compare(sub(K(TABLE), x), "==", Local(0, "frame")))
     out = fastpaths.run(node)
-    # list(map(TABLE.__getitem__, S.z[0])).count(l0)
+    # list(map(TABLE.__getitem__, S.z[0])).count(l0), the bound __getitem__ a constant
     assert isinstance(out, ast.Call) and out.func.attr == "count"
     assert isinstance(out.args[0], Local) and out.args[0].slot == 0
     inner = out.func.value
     assert inner.func.id == "list" and inner.args[0].func.id == "map"
-    assert inner.args[0].args[0].value.value is TABLE
+    getter = inner.args[0].args[0].value
+    assert getter.__self__ is TABLE and getter.__name__ == "__getitem__"
 
 
 def test_any_of_an_attribute_equal_to_a_value_becomes_membership():

@@ -4,8 +4,12 @@
     any(x in Z where x.a == v)     v in map(table.__getitem__, Z)
     [x.a for x in Z]               list(map(table.__getitem__, Z))
     unique(list(map(...)))         the inner list is not made: dict.fromkeys takes the map
-    [x for x in Z where x.a == v]  list(filter(by_a[v].__contains__, Z)): "follow suit if able" as a
-                                   set test in C, with by_a the cards of each value (a constant)
+    [x for x in Z where x.a == v]  list(filter(by_a[v], Z)): "follow suit if able" as a set test in
+                                   C, with by_a[v] the bound __contains__ of the frozenset of the
+                                   cards whose a is v (a constant, made when compiling)
+
+``table.__getitem__`` and the ``__contains__`` tests are bound once, when compiling, and reach the
+code as constants (``_k9_getitem``, ``_k29_contains``).
 
 ``v`` must not depend on the item; ``table`` is a card attribute's table (a constant).
 """
@@ -35,7 +39,9 @@ def _steady(node, target: Local) -> bool:
 
 
 def _getter(table: K):
-    return ast.Attribute(value=table, attr="__getitem__", ctx=ast.Load())
+    """``table.__getitem__``, bound when compiling: a constant (``_k9_getitem``), not an attribute
+    looked up and a method object made each time it runs."""
+    return K(table.value.__getitem__)
 
 
 def _values(table: K, source):
@@ -74,9 +80,9 @@ class FastPaths(ast.NodeTransformer):
 
     @staticmethod
     def _filter(node: Comp):
-        """[x for x in Z if table[x] == v] as list(filter(by_value[v].__contains__, Z)), keeping Z's
-        order. ``by_value`` maps each value of the table to the frozenset of the items that have it
-        (another value: none). Dict lookup and ``==`` agree on the values of a card table."""
+        """[x for x in Z if table[x] == v] as list(filter(by_value[v], Z)), keeping Z's
+        order. ``by_value`` maps each value of the table to the membership test of the frozenset of
+        the items that have it (another value: of the empty set). Dict lookup and ``==`` agree on the values of a card table."""
         test = node.cond
         if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
             return None
@@ -92,9 +98,8 @@ class FastPaths(ast.NodeTransformer):
         except TypeError:           # a value that cannot be a key (a list): no fast path
             return None
         for v in index:
-            index[v] = frozenset(index[v])
-        members = ast.Attribute(value=ast.Subscript(value=K(index), slice=value, ctx=ast.Load()),
-                                attr="__contains__", ctx=ast.Load())
+            index[v] = frozenset(index[v]).__contains__     # bound once, when compiling
+        members = ast.Subscript(value=K(index), slice=value, ctx=ast.Load())
         return call("list", call("filter", members, node.source))
 
     @staticmethod
@@ -111,15 +116,17 @@ class FastPaths(ast.NodeTransformer):
 
 
 class _ByValue(dict):
-    """value -> the frozenset of items that have it; a value no item has: the empty set."""
+    """value -> the test "is an item that has it" (the bound ``__contains__`` of the frozenset of
+    those items); a value no item has: the test of the empty set."""
 
     __slots__ = ()
+    const_suffix = "contains"     # its name in the generated code: _k29_contains[v]
 
     def __missing__(self, value):
         return _NONE
 
 
-_NONE = frozenset()
+_NONE = frozenset().__contains__
 
 
 def _typed(node, rtype):
