@@ -4,7 +4,7 @@ A ``Program`` is built once per (rules file, player count, variants) by ``dsl.co
 lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these plain-data fields:
 
     z       list of zones, each a list of card ids (index 0 = bottom, -1 = top)
-    loc     for each card id, the index of the zone that holds it
+    loc     for each card id, the index of the zone that holds it: a bytearray (``loc_array``)
     g       global state values, by slot
     pv      per-player state: pv[var][seat]
     cv      per-card state:   cv[var][card]
@@ -12,12 +12,15 @@ lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these p
             decision the locals are those still needed after it, then the value chosen (the last)
     pending the open decision: [seat, decision index, options] or None
     rng     the random seed for the next chance event
-    hist    the history: decision texts, and chance records ["shuffle", zone, order]
+    steps   the history — decision texts, and chance records ["shuffle", zone, order] — as a persistent
+            list that clones share: a chunk (earlier chunk, step, step, ...) of at most STEP_CHUNK
+            steps, a new chunk once it is full (``add_step``; ``State.hist`` gives it as a list)
     ann     the announcements, as a linked list of (previous, template index, values...)
 """
 from __future__ import annotations
 
 import random
+from array import array
 from typing import Any, Callable
 
 import attrs
@@ -32,6 +35,52 @@ CALL_DEPTH = 60     # frames deeper than this call through the run loop, not the
 MAX_STEPS = 2_000_000  # loop rounds without a decision before the rules are deemed stuck
 MAX_ITEMS = 100_000    # the most numbers a range may hold
 LOOPS_TOO_LONG = "the rules went round loops too long without asking anyone anything; is there a loop that never ends?"
+
+
+NO_STEPS = (None,)   # the history of a new game: no earlier chunk, no step
+STEP_CHUNK = 16      # steps in a chunk of the history before a new chunk starts
+
+
+def add_step(S, step) -> None:
+    """Record a step in the history. The current chunk is a tuple, replaced by a longer one (so a
+    clone that shares it is not changed), or a new chunk linked to it once it holds STEP_CHUNK."""
+    steps = S.steps
+    S.steps = steps + (step,) if len(steps) <= STEP_CHUNK else (steps, step)
+
+
+def steps_list(steps) -> list:
+    """The steps of a history (``add_step``), oldest first, as a new list."""
+    chunks = []
+    while steps is not None:
+        chunks.append(steps)
+        steps = steps[0]
+    out: list = []
+    for chunk in reversed(chunks):
+        out.extend(chunk[1:])
+    return out
+
+
+def steps_count(steps) -> int:
+    n = 0
+    while steps is not None:
+        n += len(steps) - 1
+        steps = steps[0]
+    return n
+
+
+def steps_of(entries) -> tuple:
+    """A history (``add_step``) holding ``entries``, oldest first."""
+    steps = NO_STEPS
+    for i in range(0, len(entries), STEP_CHUNK):
+        steps = (steps if i else None, *entries[i:i + STEP_CHUNK])
+    return steps
+
+
+def loc_array(values, zones: int):
+    """Each card's zone, as compact as the number of zones allows: a byte each up to 256 zones."""
+    if zones <= 256:
+        return bytearray(values)
+    return array("H" if zones <= 65536 else "L", values)
 
 
 class Budget:
@@ -192,7 +241,7 @@ def shuffle_zone(S, zi: int) -> None:
             _random_shuffle(S, zone)
     else:
         _random_shuffle(S, zone)
-    S.hist.append(["shuffle", zi, list(S.z[zi])])
+    add_step(S, ["shuffle", zi, list(S.z[zi])])
 
 
 RANDOM = -1      # the zone index of a value stacked for ``random from`` in ``State.forced``
@@ -219,7 +268,7 @@ def pick_random(S, options: list, show, pos: Pos):
                          f"({', '.join(show(v) for v in options)})", pos)
                 chosen = hit[0]
                 break
-    S.hist.append(["random", show(chosen)])
+    add_step(S, ["random", show(chosen)])
     return chosen
 
 

@@ -18,6 +18,7 @@ from typing import Any, Iterable
 from dsl import RulesError, RulesRuntimeError, compile_rules, parse_text
 from dsl.params import param_texts
 from dsl.program import MAX_STEPS, RANDOM, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
+from dsl.program import NO_STEPS, STEP_CHUNK, loc_array, steps_count, steps_list, steps_of
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
 STATE_FORMAT = "rulesrun-state/2"   # 2: frames hold generated code's labels and live locals
@@ -201,7 +202,7 @@ class State:
     """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
 
     __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng", "shown",
-                 "hist", "ann", "forced", "_legal", "budget", "ret")
+                 "steps", "ann", "forced", "_legal", "budget", "ret")
 
     # ── creation ───────────────────────────────────────────────────────────
     @classmethod
@@ -213,7 +214,7 @@ class State:
         ncards = len(prog.card_names)
         S.z = [[] for _ in prog.zones]
         S.z[0] = list(range(ncards))
-        S.loc = [0] * ncards
+        S.loc = loc_array([0] * ncards, len(prog.zones))
         g0, pv0, cv0, listy = game._initial
         if listy:       # a value that is a list starts as a list of its own in each state
             S.g = [_copy(v) for v in g0]
@@ -226,7 +227,7 @@ class State:
         S.frames = [[0, 0, [None] * prog.proc_nslots[0]]]
         S.pending = None
         S.rng = seed
-        S.hist = []
+        S.steps = NO_STEPS
         S.ann = None
         S.shown = {}             # (part, var, index) -> value, for state values the rules revealed
         S.forced = forced
@@ -315,7 +316,8 @@ class State:
             idx = legal.index(action)
         except ValueError:  # a number, or not legal
             idx = self._find(action, legal)
-        self.hist.append(legal[idx].text)
+        steps = self.steps           # the history, a persistent list of chunks (dsl.program.add_step)
+        self.steps = steps + (legal[idx].text,) if len(steps) <= STEP_CHUNK else (steps, legal[idx].text)
         frames = self.frames
         F = frames[-1]
         F[2][-1] = pending[2][idx]       # a decision's value is the last of its frame's locals
@@ -398,15 +400,26 @@ class State:
         best = max(ranked)
         return [p for p, k in enumerate(ranked) if k == best]
 
+    @property
+    def hist(self) -> list:
+        """Every step so far as a new list: decision texts, and chance records ["shuffle", zone,
+        order] / ["random", text]. Stored in ``steps``, a linked list of chunks that clones share
+        (``dsl.program.add_step``); assigning a list replaces it."""
+        return steps_list(self.steps)
+
+    @hist.setter
+    def hist(self, entries) -> None:
+        self.steps = steps_of(entries)
+
     def history(self) -> list[str]:
         """The decisions taken so far, in order: with the seed, they replay the game exactly."""
-        return [h for h in self.hist if isinstance(h, str)]
+        return [h for h in steps_list(self.steps) if isinstance(h, str)]
 
     def events(self) -> list:
         """Every step so far: decision texts, and chance events as ("shuffle", zone, [cards, top first])
         or ("random", text) for a value picked by ``random from``."""
         out = []
-        for h in self.hist:
+        for h in steps_list(self.steps):
             if isinstance(h, str):
                 out.append(h)
             elif h[0] == "random":
@@ -502,28 +515,30 @@ class State:
         S._game, S._prog, S.seed = self._game, self._prog, self.seed
         copy = list.copy
         S.z = list(map(copy, self.z))
-        S.loc = self.loc[:]
+        S.loc = self.loc[:]         # a bytearray (an array of shorts beyond 256 zones)
         # values that are lists are never changed in place (a new list is assigned), so the lists
         # holding the values are copied, not the values
         S.g = self.g[:]
         S.pv = list(map(copy, self.pv))
         S.cv = list(map(copy, self.cv))
         S.frames = [[F[0], F[1], F[2][:]] for F in self.frames]
-        pending = self.pending
-        S.pending = None if pending is None else [pending[0], pending[1], pending[2][:]]
+        # shared: the open decision and its options are never changed in place (a new one is assigned),
+        # nor is the history (persistent chunks), the log (linked tuples) or an empty forced queue
+        S.pending = self.pending
         S.rng = self.rng
-        S.hist = self.hist[:]
+        S.steps = self.steps
         S.ann = self.ann
         S.shown = self.shown        # never changed in place: 'reveal' assigns a new dict
-        S.forced = [f[:] for f in self.forced] if self.forced else []
+        forced = self.forced
+        S.forced = [f[:] for f in forced] if forced else forced
         S._legal = self._legal
         return S
 
     def _data(self) -> dict:
         """The state as fresh JSON-ready lists (big flat lists are sliced; small nested ones converted)."""
-        return {"z": [z[:] for z in self.z], "loc": self.loc[:], "g": _jsonable(self.g),
+        return {"z": [list(z) for z in self.z], "loc": list(self.loc), "g": _jsonable(self.g),
                 "pv": _jsonable(self.pv), "cv": _jsonable(self.cv), "frames": _jsonable(self.frames),
-                "pending": _jsonable(self.pending), "rng": self.rng, "hist": _jsonable(self.hist),
+                "pending": _jsonable(self.pending), "rng": self.rng, "hist": _jsonable(steps_list(self.steps)),
                 "ann": _log_list(self.ann), "seed": self.seed, "stacked": _jsonable(self.forced),
                 "shown": [[*k, v] for k, v in sorted(self.shown.items(), key=repr)]}
 
@@ -536,7 +551,7 @@ class State:
         return (same_game and self.pending == other.pending and self.z == other.z
                 and self.g == other.g and self.pv == other.pv and self.cv == other.cv
                 and self.frames == other.frames and self.rng == other.rng and self.seed == other.seed
-                and self.loc == other.loc and self.hist == other.hist and self.forced == other.forced
+                and self.loc == other.loc and _same_steps(self.steps, other.steps) and self.forced == other.forced
                 and self.shown == other.shown and _same_log(self.ann, other.ann))
 
     def __hash__(self):
@@ -572,14 +587,14 @@ class State:
             S._game, S._prog = game, prog
             S.seed = int(data["seed"])
             S.z = [list(z) for z in data["z"]]
-            S.loc = list(data["loc"])
+            S.loc = loc_array(data["loc"], len(prog.zones))
             S.g = list(data["g"])
             S.pv = [list(v) for v in data["pv"]]
             S.cv = [list(v) for v in data["cv"]]
             S.frames = [[int(F[0]), int(F[1]), list(F[2])] for F in data["frames"]]
             S.pending = None if data["pending"] is None else list(data["pending"])
             S.rng = int(data["rng"])
-            S.hist = list(data["hist"])
+            S.steps = steps_of(data["hist"])
             node = None
             for tid, vals in data["ann"]:
                 node = (node, tid, *vals)
@@ -600,7 +615,11 @@ class State:
 
     def __repr__(self):
         who = "over" if self.pending is None else f"Player {self.pending[0] + 1} to move"
-        return f"<State of {self._prog.title}: {who}, {len(self.hist)} steps>"
+        return f"<State of {self._prog.title}: {who}, {steps_count(self.steps)} steps>"
+
+
+def _same_steps(a, b) -> bool:
+    return a is b or steps_list(a) == steps_list(b)
 
 
 def _same_log(a, b) -> bool:
