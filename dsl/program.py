@@ -3,7 +3,9 @@
 A ``Program`` is built once per (rules file, player count, variants) by ``dsl.compile``. Its state
 lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these plain-data fields:
 
-    z       list of zones, each a list of card ids (index 0 = bottom, -1 = top)
+    z       list of zones, each a list of card ids (index 0 = bottom, -1 = top) — or a tuple that clones
+            share: ``State.clone`` turns every zone into a tuple in both states, and the first change
+            of a zone makes it a list of the changing state's own again (``own``)
     loc     for each card id, the index of the zone that holds it: a bytearray (``loc_array``)
     g       global state values, by slot
     pv      per-player state: pv[var][seat]
@@ -12,9 +14,9 @@ lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these p
             decision the locals are those still needed after it, then the value chosen (the last)
     pending the open decision: [seat, decision index, options] or None
     rng     the random seed for the next chance event
-    steps   the history — decision texts, and chance records ["shuffle", zone, order] — as a persistent
-            list that clones share: a chunk (earlier chunk, step, step, ...) of at most STEP_CHUNK
-            steps, a new chunk once it is full (``add_step``; ``State.hist`` gives it as a list)
+    steps   the history — decision texts, and chance records ["shuffle", zone, order] — as a linked
+            list that clones share: (earlier steps, step), None at the start (``State.hist`` gives
+            it as a list)
     ann     the announcements, as a linked list of (previous, template index, values...)
 """
 from __future__ import annotations
@@ -37,42 +39,35 @@ MAX_ITEMS = 100_000    # the most numbers a range may hold
 LOOPS_TOO_LONG = "the rules went round loops too long without asking anyone anything; is there a loop that never ends?"
 
 
-NO_STEPS = (None,)   # the history of a new game: no earlier chunk, no step
-STEP_CHUNK = 16      # steps in a chunk of the history before a new chunk starts
-
-
 def add_step(S, step) -> None:
-    """Record a step in the history. The current chunk is a tuple, replaced by a longer one (so a
-    clone that shares it is not changed), or a new chunk linked to it once it holds STEP_CHUNK."""
-    steps = S.steps
-    S.steps = steps + (step,) if len(steps) <= STEP_CHUNK else (steps, step)
+    """Record a step in the history: a new link (earlier steps, step), so a clone that shares the
+    earlier steps is not changed."""
+    S.steps = (S.steps, step)
 
 
 def steps_list(steps) -> list:
     """The steps of a history (``add_step``), oldest first, as a new list."""
-    chunks = []
+    out = []
     while steps is not None:
-        chunks.append(steps)
+        out.append(steps[1])
         steps = steps[0]
-    out: list = []
-    for chunk in reversed(chunks):
-        out.extend(chunk[1:])
+    out.reverse()
     return out
 
 
 def steps_count(steps) -> int:
     n = 0
     while steps is not None:
-        n += len(steps) - 1
+        n += 1
         steps = steps[0]
     return n
 
 
-def steps_of(entries) -> tuple:
+def steps_of(entries):
     """A history (``add_step``) holding ``entries``, oldest first."""
-    steps = NO_STEPS
-    for i in range(0, len(entries), STEP_CHUNK):
-        steps = (steps if i else None, *entries[i:i + STEP_CHUNK])
+    steps = None
+    for e in entries:
+        steps = (steps, e)
     return steps
 
 
@@ -190,6 +185,15 @@ def fail_no_options(message: str, pos: Pos):
 
 
 # ── operations used by the generated code ───────────────────────────────────
+def own(parts: list, i: int) -> list:
+    """``parts[i]`` (a zone, or a row of player or card values) as a list this state may change:
+    one shared with clones (a tuple) is copied into a list of this state's own first."""
+    part = parts[i]
+    if part.__class__ is tuple:
+        part = parts[i] = list(part)
+    return part
+
+
 def move_cards(S, cards, dest: int, bottom: bool = False) -> None:
     """Move a list of cards one by one, in order (to the bottom: the last ends lowest)."""
     z, loc = S.z, S.loc
@@ -197,17 +201,16 @@ def move_cards(S, cards, dest: int, bottom: bool = False) -> None:
     if not bottom and len(cards) == len(loc) and len(set(cards)) == len(loc):
         # every card of the game ("move every card to deck"): one by one, each would leave its zone
         # and go on top, so the zone ends up holding them in this order and every other zone is empty
-        for zone in z:
-            zone.clear()
-        z[dest].extend(cards)
-        loc[:] = [dest] * len(loc)
+        z[:] = [[] for _ in z]
+        z[dest] = cards
+        loc[:] = bytes([dest]) * len(loc) if isinstance(loc, bytearray) else type(loc)(loc.typecode, [dest] * len(loc))
         return
     for c in (reversed(cards) if bottom else cards):
-        z[loc[c]].remove(c)
+        own(z, loc[c]).remove(c)
         if bottom:
-            z[dest].insert(0, c)
+            own(z, dest).insert(0, c)
         else:
-            z[dest].append(c)
+            own(z, dest).append(c)
         loc[c] = dest
 
 
@@ -221,15 +224,21 @@ def move_zone(S, src: int, dest: int, bottom: bool = False) -> None:
     loc = S.loc
     for c in cards:
         loc[c] = dest
-    if bottom:
-        S.z[dest][0:0] = cards
-    else:
-        S.z[dest].extend(cards)
+    try:
+        if bottom:
+            S.z[dest][0:0] = cards
+        else:
+            S.z[dest].extend(cards)
+    except (AttributeError, TypeError):   # shared with a clone (a tuple): copy it first
+        if bottom:
+            own(S.z, dest)[0:0] = cards
+        else:
+            own(S.z, dest).extend(cards)
 
 
 def shuffle_zone(S, zi: int) -> None:
     """A chance event: reorder a zone, from the forced queue (stacked decks, replays) or the seed."""
-    zone = S.z[zi]
+    zone = own(S.z, zi)
     forced = S.forced
     if forced:
         for i, (fz, order) in enumerate(forced):
@@ -280,7 +289,7 @@ def _random_shuffle(S, zone: list) -> None:
 
 def _arrange(S, zi: int, order: list) -> None:
     """Put the cards of ``order`` (bottom→top, card ids) on top of the zone; the rest beneath, shuffled."""
-    zone = S.z[zi]
+    zone = own(S.z, zi)
     rest = list(zone)
     for c in order:
         try:
@@ -300,10 +309,11 @@ def deal(S, n: int, src: int, first: int, players: int, pos: Pos, start: int = 0
     if n * players > len(zone):
         fail(f"cannot deal {n} cards to each of {players} players: only {len(zone)} cards left", pos)
     loc = S.loc
+    zone = own(S.z, src)
     for p in range(players):
         dest = first + (start + p) % players
         take = zone[len(zone) - n:][::-1]
         del zone[len(zone) - n:]
-        S.z[dest].extend(take)
+        own(S.z, dest).extend(take)
         for c in take:
             loc[c] = dest

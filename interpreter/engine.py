@@ -18,7 +18,7 @@ from typing import Any, Iterable
 from dsl import RulesError, RulesRuntimeError, compile_rules, parse_text
 from dsl.params import param_texts
 from dsl.program import MAX_STEPS, RANDOM, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
-from dsl.program import NO_STEPS, STEP_CHUNK, loc_array, steps_count, steps_list, steps_of
+from dsl.program import loc_array, own, steps_count, steps_list, steps_of
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
 STATE_FORMAT = "rulesrun-state/2"   # 2: frames hold generated code's labels and live locals
@@ -227,7 +227,7 @@ class State:
         S.frames = [[0, 0, [None] * prog.proc_nslots[0]]]
         S.pending = None
         S.rng = seed
-        S.steps = NO_STEPS
+        S.steps = None
         S.ann = None
         S.shown = {}             # (part, var, index) -> value, for state values the rules revealed
         S.forced = forced
@@ -316,11 +316,13 @@ class State:
             idx = legal.index(action)
         except ValueError:  # a number, or not legal
             idx = self._find(action, legal)
-        steps = self.steps           # the history, a persistent list of chunks (dsl.program.add_step)
-        self.steps = steps + (legal[idx].text,) if len(steps) <= STEP_CHUNK else (steps, legal[idx].text)
+        self.steps = (self.steps, legal[idx].text)    # the history, a linked list clones share
         frames = self.frames
         F = frames[-1]
-        F[2][-1] = pending[2][idx]       # a decision's value is the last of its frame's locals
+        try:                             # a decision's value is the last of its frame's locals
+            F[2][-1] = pending[2][idx]
+        except TypeError:                # a tuple shared with a clone: this state's own copy
+            own(F, 2)[-1] = pending[2][idx]
         self.pending = None
         self._legal = None
         # the run loop of _run, inlined: this is the path every decision takes
@@ -370,7 +372,10 @@ class State:
             raise GameError(f"action number {i} is out of range (0 to {len(opts) - 1})")
         frames = self.frames
         F = frames[-1]
-        F[2][-1] = opts[i]               # a decision's value is the last of its frame's locals
+        try:                             # a decision's value is the last of its frame's locals
+            F[2][-1] = opts[i]
+        except TypeError:                # a tuple shared with a clone: this state's own copy
+            own(F, 2)[-1] = opts[i]
         self.pending = None
         self._legal = None
         procs = self._prog.procs         # the run loop of _run, inlined as in apply_action
@@ -403,7 +408,7 @@ class State:
     @property
     def hist(self) -> list:
         """Every step so far as a new list: decision texts, and chance records ["shuffle", zone,
-        order] / ["random", text]. Stored in ``steps``, a linked list of chunks that clones share
+        order] / ["random", text]. Stored in ``steps``, a linked list that clones share
         (``dsl.program.add_step``); assigning a list replaces it."""
         return steps_list(self.steps)
 
@@ -513,15 +518,27 @@ class State:
     def clone(self) -> "State":
         S = object.__new__(State)
         S._game, S._prog, S.seed = self._game, self._prog, self.seed
-        copy = list.copy
-        S.z = list(map(copy, self.z))
+        # zones are shared: each becomes a tuple in both states, and the first move that changes a
+        # zone copies it back into a list of the moving state's own (dsl.program.own)
+        z = self.z
+        z[:] = map(tuple, z)
+        S.z = z[:]
         S.loc = self.loc[:]         # a bytearray (an array of shorts beyond 256 zones)
         # values that are lists are never changed in place (a new list is assigned), so the lists
-        # holding the values are copied, not the values
+        # holding the values are copied, not the values; the rows of player and card values are
+        # shared as tuples, as zones are (the generated code copies a row on its first write)
         S.g = self.g[:]
-        S.pv = list(map(copy, self.pv))
-        S.cv = list(map(copy, self.cv))
-        S.frames = [[F[0], F[1], F[2][:]] for F in self.frames]
+        pv = self.pv
+        pv[:] = map(tuple, pv)
+        S.pv = pv[:]
+        cv = self.cv
+        cv[:] = map(tuple, cv)
+        S.cv = cv[:]
+        frames = self.frames            # a frame's locals are shared as a tuple (apply_action copies)
+        S.frames = copies = frames[:]
+        for i, F in enumerate(frames):
+            F[2] = tuple(F[2])
+            copies[i] = F[:]
         # shared: the open decision and its options are never changed in place (a new one is assigned),
         # nor is the history (persistent chunks), the log (linked tuples) or an empty forced queue
         S.pending = self.pending
@@ -548,9 +565,9 @@ class State:
         same_game = self._prog is other._prog or (
             self._prog.source == other._prog.source and self._prog.players == other._prog.players
             and self._prog.variants == other._prog.variants and self._prog.params == other._prog.params)
-        return (same_game and self.pending == other.pending and self.z == other.z
-                and self.g == other.g and self.pv == other.pv and self.cv == other.cv
-                and self.frames == other.frames and self.rng == other.rng and self.seed == other.seed
+        return (same_game and self.pending == other.pending and _same_rows(self.z, other.z)
+                and self.g == other.g and _same_rows(self.pv, other.pv) and _same_rows(self.cv, other.cv)
+                and _same_frames(self.frames, other.frames) and self.rng == other.rng and self.seed == other.seed
                 and self.loc == other.loc and _same_steps(self.steps, other.steps) and self.forced == other.forced
                 and self.shown == other.shown and _same_log(self.ann, other.ann))
 
@@ -616,6 +633,15 @@ class State:
     def __repr__(self):
         who = "over" if self.pending is None else f"Player {self.pending[0] + 1} to move"
         return f"<State of {self._prog.title}: {who}, {steps_count(self.steps)} steps>"
+
+
+def _same_rows(a: list, b: list) -> bool:
+    """Lists of lists equal, whether each inner one is a list or a tuple shared with clones."""
+    return len(a) == len(b) and all(x == y or list(x) == list(y) for x, y in zip(a, b))
+
+
+def _same_frames(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(F[:2] == G[:2] and list(F[2]) == list(G[2]) for F, G in zip(a, b))
 
 
 def _same_steps(a, b) -> bool:
