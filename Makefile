@@ -33,8 +33,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Leaving a game unfinished exits 1 ("Game left unfinished." says so): not make's failure to report.
 play: $(STAMP)
-	$(BIN)/rulesrun $(GAME) $(if $(PLAYERS),--players $(PLAYERS),$(if $(filter magi,$(GAME)),--players 4)) $(ARGS)
+	@$(BIN)/rulesrun $(GAME) $(if $(PLAYERS),--players $(PLAYERS),$(if $(filter magi,$(GAME)),--players 4)) $(ARGS) || [ $$? -eq 1 ]
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -8,7 +8,8 @@ games, with the same random-move loop on both sides, alternating slices:
     oh_hell       OpenSpiel oh_hell, 4 players, num_tricks_fixed=10 (one hand of 10 cards)
                   examples/oh_hell.rules, 4 players, variants one_hand + no_hook
     crazy_eights  OpenSpiel crazy_eights, 4 players (one hand)
-                  examples/crazy_eights.rules, 4 players (hands until someone has 100 points)
+                  examples/crazy_eights.rules, 4 players, variant one_hand (one hand, drawing by
+                  choice one card a decision, at most five a turn, as OpenSpiel plays it)
 
 OpenSpiel deals and draws through chance nodes: the loop samples a chance outcome with the same
 seeded ``random.Random`` and applies it inside the timed loop, as a user would; only the players'
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # (key, OpenSpiel game, its parameters, our rules file, our variants)
 PAIRS = [
     ("oh_hell", "oh_hell", {"players": 4, "num_tricks_fixed": 10}, "examples/oh_hell.rules", ("one_hand", "no_hook")),
-    ("crazy_eights", "crazy_eights", {"players": 4}, "examples/crazy_eights.rules", ()),
+    ("crazy_eights", "crazy_eights", {"players": 4}, "examples/crazy_eights.rules", ("one_hand",)),
 ]
 PLAYERS = 4
 SAMPLE_EVERY, SAMPLE_STATES = 10, 60

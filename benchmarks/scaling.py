@@ -5,11 +5,14 @@
               the players counts alternating in slices, as run.py alternates implementations)
     jobs      `rulesrun simulate FILE --games N` with --jobs 1 and --jobs 2, alternating, best of
               --repeat: the speed-up of the process pool on this machine
+    hands     Oh Hell, one hand at 4 players (variants one_hand, no_hook), dealt 1 to 12 cards each
+              (the game's parameter `cards`): decisions/s and bytes per state as the hands grow
     ray       the same games with --backend ray (when Ray is installed: the ray extra), beside
               --jobs 2 of the local pool: the cost per game, to predict a cluster run
 
     python benchmarks/scaling.py                       # all three
     python benchmarks/scaling.py --only players --seconds 2
+    python benchmarks/scaling.py --only hands
     python benchmarks/scaling.py --only jobs --games 2000 --json /tmp/scaling.json
 
 The simulate runs are whole processes (start-up and compiling the rules included, the same on both
@@ -38,31 +41,47 @@ from benchmarks.run import SLICES, Runner, clone_bytes, deep_size  # noqa: E402
 from interpreter import load_game  # noqa: E402
 
 MAGI = ROOT / "games" / "magi.rules"
+OH_HELL = ROOT / "examples" / "oh_hell.rules"
+HAND_SIZES = (1, 4, 7, 10, 12)
 SIM_GAME = ROOT / "games" / "magic_shop.rules"
 
 
-def players(seconds: float, seed: int) -> list[dict]:
-    """Magi at each player count, the counts alternating in slices."""
+def side_by_side(games: list, seconds: float, seed: int) -> list:
+    """Random playouts of each (label, game), alternating in slices as run.py alternates
+    implementations: one row a game, with decisions/s and bytes per state."""
     runners = []
-    for n in range(4, 9):
-        game = load_game(MAGI, players=n)
+    for label, game in games:
         Runner("engine", game, seed + 10_000).run(games=1)      # warm up
-        runners.append((n, Runner("engine", game, seed)))
+        runners.append((label, Runner("engine", game, seed)))
     for _ in range(SLICES):
         for _, r in runners:
             r.run(seconds=seconds / SLICES)
     rows = []
-    for n, r in runners:
+    for label, r in runners:
         samples = r.samples
-        rows.append({"game": "Magi", "players": n, "decisions_per_s": round(r.decisions / r.elapsed),
+        rows.append({**label, "decisions_per_s": round(r.decisions / r.elapsed),
                      "games_per_s": round(r.games / r.elapsed, 2),
                      "decisions_per_game": round(r.decisions / r.games, 1),
                      "deep_bytes_per_state": round(sum(map(deep_size, samples)) / len(samples)),
                      "clone_bytes_per_state": round(sum(map(clone_bytes, samples)) / len(samples))})
-        print(f"Magi {n} players: {rows[-1]['decisions_per_s']:>9,} decisions/s, "
+        what = ", ".join(f"{k} {v}" for k, v in label.items())
+        print(f"{what}: {rows[-1]['decisions_per_s']:>9,} decisions/s, "
               f"{rows[-1]['decisions_per_game']:>6.1f} decisions/game, deep {rows[-1]['deep_bytes_per_state']:>7,} "
               f"B/state, clone {rows[-1]['clone_bytes_per_state']:>6,} B/state", flush=True)
     return rows
+
+
+def players(seconds: float, seed: int) -> list[dict]:
+    """Magi at each player count, the counts alternating in slices."""
+    return side_by_side([({"game": "Magi", "players": n}, load_game(MAGI, players=n)) for n in range(4, 9)],
+                        seconds, seed)
+
+
+def hands(seconds: float, seed: int) -> list[dict]:
+    """One hand of Oh Hell at 4 players with each hand size, alternating in slices."""
+    return side_by_side([({"game": "Oh Hell", "players": 4, "cards": k},
+                          load_game(OH_HELL, players=4, variants=("one_hand", "no_hook"), params={"cards": k}))
+                         for k in HAND_SIZES], seconds, seed)
 
 
 def simulate(games: int, jobs: int, backend: str = "local") -> float:
@@ -103,7 +122,7 @@ def jobs_and_ray(games: int, repeat: int, with_ray: bool) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--only", choices=("players", "jobs"), help="one part only (jobs includes ray)")
+    ap.add_argument("--only", choices=("players", "hands", "jobs"), help="one part only (jobs includes ray)")
     ap.add_argument("--seconds", type=float, default=3.0, help="playout time per player count (default 3)")
     ap.add_argument("--games", type=int, default=1500, help="games per simulate run (default 1500)")
     ap.add_argument("--repeat", type=int, default=3, help="simulate runs of each kind, best taken (default 3)")
@@ -113,6 +132,8 @@ def main(argv=None) -> int:
     result = {"machine": {"cpus": os.cpu_count(), "loadavg_1_5_15_before": [round(x, 2) for x in os.getloadavg()]}}
     if args.only in (None, "players"):
         result["players"] = players(args.seconds, args.seed)
+    if args.only in (None, "hands"):
+        result["hands"] = hands(args.seconds, args.seed)
     if args.only in (None, "jobs"):
         with_ray = importlib.util.find_spec("ray") is not None
         if not with_ray:

@@ -101,8 +101,9 @@ def _play(game, kinds, index, game_seed, agent_seeds, max_steps, box) -> dict:
             g_sum[j] += v
             if v > g_max[j]:
                 g_max[j] = v
+        z = state.z
         for j, (_, first) in enumerate(fams):
-            sizes = [len(state.z[first + q]) for q in range(n)]
+            sizes = list(map(len, z[first:first + n]))
             z_sum[j] += sum(sizes) / n
             m = max(sizes)
             if m > z_max[j]:
@@ -162,12 +163,13 @@ def _run_ray(spec: dict, games: int, jobs: int, done, task) -> None:
     if started_here:
         ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
-        remote = ray.remote(task)
-        pending = [remote.remote((spec, i)) for i in range(games)]
+        remote = ray.remote(play_chunk)       # a run of games a task, as in the local pool
+        pending = [remote.remote((task, spec, chunk)) for chunk in _chunks(games, jobs)]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
-                done(ray.get(ref))
+                for rec in ray.get(ref):
+                    done(rec)
     finally:
         if started_here:
             ray.shutdown()
@@ -192,10 +194,22 @@ class _Stop(Exception):
     """The first failure, when not keeping going."""
 
 
+def _key(spec: dict) -> tuple:
+    params = spec.get("params") or {}
+    return (spec["path"], spec["text"], spec["players"], tuple(spec["variants"]), tuple(sorted(params.items())))
+
+
+def prime(spec: dict, game) -> None:
+    """Remember ``game`` as the compiled form of ``spec``, so the games played here (and in workers
+    forked from here) do not compile the rules again."""
+    _WORKER.clear()
+    _WORKER[_key(spec)] = game
+
+
 def _load(spec: dict):
     from .engine import load_game_text
     params = spec.get("params") or {}
-    key = (spec["path"], spec["text"], spec["players"], tuple(spec["variants"]), tuple(sorted(params.items())))
+    key = _key(spec)
     game = _WORKER.get(key)
     if game is None:
         _WORKER.clear()
@@ -267,33 +281,59 @@ def run_games(spec: dict, games: int, jobs: int = 1, backend: str = "local", pro
     return [records[i] for i in range(games)]
 
 
-def _run_pool(spec: dict, games: int, jobs: int, done, task) -> list[int]:
-    """Play the games in a pool of spawned processes; the indices lost to a dead worker."""
+def _chunks(games: int, jobs: int) -> list[range]:
+    """The games cut into runs of consecutive indices for the pool: a few per worker, so the
+    pickling and waiting cost is paid per run rather than per game, while the runs stay small
+    enough (at most 50 games) that progress keeps moving and the workers finish together."""
+    size = max(1, min(50, games // (jobs * 8)))
+    return [range(i, min(games, i + size)) for i in range(0, games, size)]
+
+
+def play_chunk(job) -> list[dict]:
+    """Play a run of games in a worker: ``task((spec, i))`` for each index, in order. A game that
+    breaks comes back as its own ``failed`` record, so the rest of the run still counts."""
+    task, spec, indices = job
+    return [task((spec, i)) for i in indices]
+
+
+def _pool_context():
+    """fork where it is safe (Linux, and this process runs no other thread): the workers start
+    with the game already compiled, at no cost; spawn everywhere else."""
     import multiprocessing as mp
+    import sys
+    import threading
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return mp.get_context("fork")
+    return mp.get_context("spawn")
+
+
+def _run_pool(spec: dict, games: int, jobs: int, done, task) -> list[int]:
+    """Play the games in a pool of processes, a run of games per task; the indices lost to a dead worker."""
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
-    ctx = mp.get_context("spawn")   # no fork: safe beside threads, the same on every platform
-    ex = ProcessPoolExecutor(max_workers=min(jobs, games), mp_context=ctx, initializer=_worker_init)
+    ex = ProcessPoolExecutor(max_workers=min(jobs, games), mp_context=_pool_context(), initializer=_worker_init)
     try:
-        pending = {ex.submit(task, (spec, i)): i for i in range(games)}
+        pending = {ex.submit(play_chunk, (task, spec, chunk)): chunk for chunk in _chunks(games, jobs)}
         while pending:
             ready, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in ready:
-                index = pending.pop(fut)
+            for fut in sorted(ready, key=lambda f: pending[f].start):
+                chunk = pending.pop(fut)
                 try:
-                    rec = fut.result()
+                    recs = fut.result()
                 except BrokenProcessPool:
                     # a worker died: every game not yet back is lost, but keep those that are
-                    pending[fut] = index
+                    pending[fut] = chunk
                     lost = []
-                    for other, i in sorted(pending.items(), key=lambda kv: kv[1]):
+                    for other, run in sorted(pending.items(), key=lambda kv: kv[1].start):
                         if other.done() and not other.cancelled() and other.exception() is None:
-                            done(other.result())
+                            for rec in other.result():
+                                done(rec)
                         else:
-                            lost.append(i)
+                            lost.extend(run)
                     _end_pool(ex)
                     return lost
-                done(rec)
+                for rec in recs:
+                    done(rec)
     except BaseException:           # the first failure (_Stop), Ctrl-C, anything: end the workers now
         _end_pool(ex)
         raise

@@ -25,7 +25,7 @@ from pathlib import Path
 from .agents import SEAT_HELP, parse_kind
 # playing the games (one, or many in a pool) is simpool's; these names stay importable from here
 from .simpool import (MAX_STEPS, GameBroke, MissingExtra, SimulationIncomplete, game_seeds,  # noqa: F401
-                      play_one, ray_available, run_games, seat_kinds)
+                      play_one, prime, ray_available, run_games, seat_kinds)
 
 FORMAT = "rulesrun-simulate/1"
 TOP_OPTIONS = 6          # options shown per decision label in the table (the JSON has them all)
@@ -122,11 +122,19 @@ def summarise(records: list[dict], players: int, teams: list | None = None) -> d
     by_agent: dict = {}
     for r in records:
         for p in range(n):
-            kind = r["agents"][p]
-            for label, opts in r["choices"][p].items():
-                for opt, k in opts.items():
-                    choices.setdefault(label, Counter())[opt] += k
-                    by_agent.setdefault(kind, {}).setdefault(label, Counter())[opt] += k
+            seat_choices = r["choices"][p]
+            if not seat_choices:
+                continue
+            mine = by_agent.setdefault(r["agents"][p], {})
+            for label, opts in seat_choices.items():
+                every = choices.get(label)
+                if every is None:
+                    every = choices[label] = Counter()
+                theirs = mine.get(label)
+                if theirs is None:
+                    theirs = mine[label] = Counter()
+                every.update(opts)      # Counter.update adds the counts
+                theirs.update(opts)
     choice_out = {}
     for label, cnt in choices.items():
         total = sum(cnt.values())
@@ -415,8 +423,10 @@ class _Progress:
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                        TimeRemainingColumn)
             self.bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+                                TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                                auto_refresh=False)   # no refresh thread: the pool may then fork (simpool)
             self.task = self.bar.add_task("games", total=total)
+            self.shown = 0.0
 
     def __enter__(self):
         if self.bar:
@@ -431,7 +441,11 @@ class _Progress:
         if self.quiet:
             return
         if self.bar:
-            self.bar.update(self.task, completed=done)
+            now = time.perf_counter()
+            fresh = now - self.shown >= 0.1 or done == self.total
+            if fresh:
+                self.shown = now
+            self.bar.update(self.task, completed=done, refresh=fresh)
         elif done >= self.next or done == self.total:
             print(f"simulating: {done}/{self.total} games", file=sys.stderr, flush=True)
             self.next = done + max(1, self.total // 10)
@@ -467,6 +481,7 @@ def main(argv: list[str]) -> int:
     spec = {"path": str(args.file), "text": read_text(args.file, "rules file"), "players": n,
             "variants": list(game.variants), "seats": seats, "seed": args.seed, "rotate": args.rotate,
             "max_steps": args.max_steps, "params": dict(game.params)}
+    prime(spec, game)       # the game compiled above serves this process's games and forked workers
     started = time.perf_counter()
     incomplete = None
     with _Progress(args.games, args.quiet) as progress:

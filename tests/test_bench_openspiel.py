@@ -27,6 +27,7 @@ def test_the_pairs_run_side_by_side_and_write_their_ratios(tmp_path, capsys):
     # one hand of 10 cards on both sides: 4 bids and 40 cards played
     assert oh_hell_engine["decisions_per_game"] == oh_hell_spiel["decisions_per_game"] == 44
     assert oh_hell_engine["variants"] == ["one_hand", "no_hook"]
+    assert data["results"][2]["variants"] == ["one_hand"]     # Crazy Eights: one hand, as OpenSpiel plays it
     assert oh_hell_spiel["deep_bytes_per_state"] is None
     assert "engine/OpenSpiel" in capsys.readouterr().out
 
@@ -65,3 +66,22 @@ def test_the_scaling_script_measures_magi_by_players(tmp_path, monkeypatch):
     rows = scaling.players(0.05, 0)
     assert [r["players"] for r in rows] == [4, 5, 6, 7, 8]
     assert all(r["decisions_per_s"] > 0 and r["clone_bytes_per_state"] > 0 for r in rows)
+
+
+def test_the_scaling_script_measures_oh_hell_by_hand_size():
+    """benchmarks/scaling.py, hands part, very short: each hand size through the game's parameter
+    `cards` plays one hand of that many cards (4 bids and 4 x cards plays)."""
+    from benchmarks import scaling
+
+    rows = scaling.hands(0.05, 0)
+    assert [r["cards"] for r in rows] == list(scaling.HAND_SIZES)
+    assert [r["decisions_per_game"] for r in rows] == [4 + 4 * k for k in scaling.HAND_SIZES]
+    assert all(r["decisions_per_s"] > 0 and r["clone_bytes_per_state"] > 0 for r in rows)
+
+
+def test_oh_hell_cards_parameter_caps_the_hand_and_the_pack_still_caps_it():
+    from interpreter import load_game
+    short = load_game(ROOT / "examples" / "oh_hell.rules", players=4, variants=("one_hand",), params={"cards": 3})
+    assert [len(short.new_initial_state(seed=1).cards("hand", p)) for p in range(4)] == [3, 3, 3, 3]
+    many = load_game(ROOT / "examples" / "oh_hell.rules", players=5, variants=("one_hand",), params={"cards": 17})
+    assert len(many.new_initial_state(seed=1).cards("hand", 0)) == 10      # 51 cards / 5 players

@@ -96,7 +96,7 @@ def test_a_number_range_that_changes_during_the_game_is_a_clear_error():
     with pytest.raises(BridgeError) as e:
         ActionSpace(game)
     msg = str(e.value)
-    assert "oh_hell.rules:113" in msg and "'bid'" in msg and "0 to hand_size" in msg
+    assert "oh_hell.rules:116" in msg and "'bid'" in msg and "0 to hand_size" in msg
     assert "number_bounds={'bid': (low, high)}" in msg and "fixed ends" in msg
     space = ActionSpace(game, {"bid": (0, 10)})
     assert [space.text(space.groups[space.group_of[0]].offset + i) for i in range(3)] == ["bid 0", "bid 1", "bid 2"]

@@ -50,7 +50,7 @@ def test_loaded_by_name_with_its_parameters():
 
 
 def test_a_file_it_cannot_express_is_a_clear_error():
-    with pytest.raises(BridgeError, match=r"oh_hell.rules:113.*'bid'.*number_bounds"):
+    with pytest.raises(BridgeError, match=r"oh_hell.rules:116.*'bid'.*number_bounds"):
         load_game(ROOT / "examples/oh_hell.rules", players=4)
     with pytest.raises(BridgeError, match="needs a rules file"):
         pyspiel.load_game("rulesrun", {"players": 4})

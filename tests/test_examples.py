@@ -353,6 +353,24 @@ def test_crazy_eights_starter_eight_is_buried():
     assert s.var("suit_to_match") == "Hearts"
 
 
+def test_crazy_eights_one_hand_ends_as_openspiel_does():
+    """The variant benchmarks/run.py sets beside OpenSpiel's crazy_eights: one hand, which ends when a
+    player goes out, when every player passes in a row, or after 100 turns; never a new stock."""
+    g = game("crazy_eights.rules", 4, variants=("one_hand",))
+    ends = set()
+    for seed in range(40):
+        s = g.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+        assert s.var("hand_number") == 1
+        assert s.var("turns") <= 100
+        assert all(not isinstance(e, tuple) or e[0] != "shuffle" or len(e[2]) == 52 for e in s.events())
+        out = [p for p in range(4) if not s.cards("hand", p)]
+        ends.add("out" if out else "blocked" if s.var("passes") == 4 else "turns" if s.var("turns") == 100 else "?")
+    assert ends <= {"out", "blocked", "turns"} and "out" in ends
+
+
 PENALTY = lambda c: 50 if rank(c) == 8 else 10 if 11 <= rank(c) <= 13 else 1 if rank(c) == 14 else rank(c)
 
 

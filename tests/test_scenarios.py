@@ -325,6 +325,10 @@ def _compare(check, what, got, want, how):
 
 
 # ── running ─────────────────────────────────────────────────────────────────
+UNQUOTED = ("check the shape of each value; YAML reads unquoted text holding ': ' as a mapping, "
+            "so quote it: \"Player 2: pass\"")
+
+
 class Runner:
     def __init__(self, path: Path, data: dict):
         self.path = path
@@ -384,6 +388,8 @@ class Runner:
                     bad = _problems(state, step["expect"] or {}, ctx)
                 except (ScenarioError, GameError) as e:
                     self.fail(where, f"bad expectation: {e}")
+                except (TypeError, AttributeError) as e:   # a value of the wrong shape, as YAML read it
+                    self.fail(where, f"bad expectation ({type(e).__name__}: {e}); {UNQUOTED}")
                 if bad:
                     self.fail(where, "expectations failed:\n  - " + "\n  - ".join(bad)
                               + f"\n  (history: {state.history()[-12:]})")
@@ -401,6 +407,8 @@ class Runner:
             self.check_replay(state, prefix)
 
     def apply(self, state, action, where):
+        if isinstance(action, dict):
+            self.fail(where, f"the action {action!r} was read as a mapping: {UNQUOTED}")
         try:
             state.apply_action(str(action))
         except GameError as e:
@@ -465,3 +473,13 @@ def test_seat_log_expectations_can_fail():
                   {"seat_log_excludes": {1: ["You draw red Grail."]}}):
         with pytest.raises(ScenarioError, match="seat_log"):
             Runner(path, {**data, "steps": data["steps"][:2] + [{"expect": wrong}]}).run()
+
+
+def test_unquoted_text_read_as_a_mapping_is_a_clear_failure_not_a_traceback():
+    """YAML reads `[Player 2 passes: yes]` as a list holding a mapping; the runner says so."""
+    path = SCENARIOS / "magi" / "draw_told.yaml"
+    data = _load(path)
+    for step in ({"expect": {"log_contains": [{"Player 2 draws": "x"}]}},
+                 {"do": [{"play": "red Grail"}]}):
+        with pytest.raises(ScenarioError, match="quote it"):
+            Runner(path, {**data, "steps": [step]}).run()

@@ -111,20 +111,21 @@ def dies_on_game_3(task):
     _, index = task
     if index == 3:
         os._exit(9)
-    time.sleep(0.2)
+    time.sleep(0.05)
     return {"index": index, "stub": True}
 
 
-def test_a_dead_worker_loses_its_games_with_a_message_not_a_hang():
+@pytest.mark.parametrize("games", [8, 40])     # a game a task, and runs of two games a task
+def test_a_dead_worker_loses_its_games_with_a_message_not_a_hang(games):
     spec = {"path": "x", "text": "", "players": 2, "variants": [], "seats": ["random"] * 2, "seed": 0,
             "rotate": False}
     t0 = time.perf_counter()
     with pytest.raises(SimulationIncomplete) as e:
-        run_games(spec, 8, jobs=2, task=dies_on_game_3)
+        run_games(spec, games, jobs=2, task=dies_on_game_3)
     assert time.perf_counter() - t0 < 60
     assert 3 in e.value.lost
     assert not set(e.value.lost) & {r["index"] for r in e.value.records}
-    assert set(e.value.lost) | {r["index"] for r in e.value.records} == set(range(8))
+    assert set(e.value.lost) | {r["index"] for r in e.value.records} == set(range(games))
 
 
 def test_the_lost_games_are_named_on_the_command_line(capsys):
@@ -147,7 +148,7 @@ def test_ctrl_c_ends_the_run_and_every_worker_cleanly():
     assert "interrupted" in err and "Traceback" not in err and "KeyboardInterrupt" not in err
     deadline = time.time() + 15
     while living_in_group(p.pid) and time.time() < deadline:
-        time.sleep(0.2)
+        time.sleep(0.05)
     assert living_in_group(p.pid) == []  # no worker is left behind (a zombie waiting for init is dead)
 
 

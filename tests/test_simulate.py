@@ -206,3 +206,35 @@ def test_markdown_tables(capsys):
     assert "| seat | agent | wins | win rate | 95% interval | mean | sd | min | q1 | median | q3 | max |" in out
     assert "| --- | --- | ---: |" in out
     assert "| decisions |" in out and "┃" not in out
+
+
+def test_the_pool_plays_runs_of_games_and_gives_every_game_once_in_order():
+    from interpreter import simpool
+    for games, jobs in ((1, 2), (7, 2), (40, 2), (1500, 2), (1000, 8)):
+        chunks = simpool._chunks(games, jobs)
+        assert [i for c in chunks for i in c] == list(range(games))
+        assert max(map(len, chunks)) <= 50
+    assert len(simpool._chunks(1500, 2)) == 30          # a few runs per worker, not one task a game
+    spec = _spec(seats=["random", "random", "random"], seed=3)
+    strip = lambda rs: [{k: v for k, v in r.items() if k != "time"} for r in rs]  # noqa: E731
+    pooled = sim.run_games(spec, 40, jobs=2)            # runs of 2 games each
+    assert [r["index"] for r in pooled] == list(range(40))
+    assert strip(pooled) == strip(sim.run_games(spec, 40, jobs=1))
+
+
+def test_a_broken_game_inside_a_run_of_games_is_reported_and_the_rest_kept():
+    from interpreter import simpool
+    spec = _spec(seats=["random", "random", "random"], seed=3)
+    with pytest.raises(simpool.SimulationIncomplete) as e:
+        sim.run_games(spec, 40, jobs=2, keep_going=True, task=_breaks_on_game_5)
+    assert [f["index"] for f in e.value.failed] == [5]
+    assert [r["index"] for r in e.value.records] == [i for i in range(40) if i != 5]
+    assert e.value.lost == []
+
+
+def _breaks_on_game_5(task):
+    from interpreter.simpool import play_task
+    _, index = task
+    if index == 5:
+        return {"index": 5, "failed": {"index": 5, "seed": 0, "error": "broken on purpose", "moves": []}}
+    return play_task(task)

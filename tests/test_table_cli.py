@@ -158,3 +158,18 @@ def test_make_play_takes_a_game_and_a_player_count():
                        capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     assert "Gachapon Trick — 3 players (Player 1: random" in r.stdout and "Final scores:" in r.stdout
+
+
+def test_quitting_make_play_is_not_reported_as_a_make_error_but_a_bad_flag_is():
+    make = shutil.which("make")
+    if make is None or not (ROOT / ".venv" / ".installed").exists():
+        pytest.skip("needs make and the .venv that `make install` builds")
+    if subprocess.run([make, "-q", ".venv/.installed"], cwd=ROOT).returncode != 0:
+        pytest.skip("the .venv is older than pyproject.toml; `make play` would reinstall it")
+    r = subprocess.run([make, "--no-print-directory", "play", "GAME=gachapon", "PLAYERS=3"], input="quit\n",
+                       capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert "Game left unfinished." in r.stdout
+    assert r.returncode == 0 and "Error" not in r.stderr, r.stderr
+    r = subprocess.run([make, "--no-print-directory", "play", "ARGS=--no-such-flag"],
+                       capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert r.returncode != 0 and "Error" in r.stderr         # a real failure still fails

@@ -458,3 +458,29 @@ def test_replayed_game_is_the_one_served():
         asyncio.run(play_seat(f"ws://127.0.0.1:{bg.port}", table.id, table.token_of(0), random.Random(8)))
     game = load_game("games/gachapon.rules", players=2)
     assert game.replay(table.seed, table.state.history()).returns() == table.state.returns()
+
+
+def test_a_new_table_takes_its_own_game_parameters_over_the_servers(no_tracebacks):
+    bg, table = serve(file="examples/spades.rules", players=4, seats="human,random,random,random",
+                      params={"target": 300})
+    with bg:
+        def post(body, ctype="application/json"):
+            req = urllib.request.Request(bg.url + "/new", data=body.encode(), headers={"content-type": ctype})
+            try:
+                with urllib.request.urlopen(req, timeout=10) as r:
+                    return r.status, json.loads(r.read())
+            except urllib.error.HTTPError as e:
+                return e.code, json.loads(e.read())
+
+        assert table.game.params == {"target": 300}
+        status, data = post(json.dumps({"params": {"target": 200}}))
+        assert status == 200 and bg.hub.tables[data["table"]].game.params == {"target": 200}
+        status, data = post("params=target%3D150", "application/x-www-form-urlencoded")
+        assert status == 200 and bg.hub.tables[data["table"]].game.params == {"target": 150}
+        status, data = post(json.dumps({}))                 # none given: the server's
+        assert status == 200 and bg.hub.tables[data["table"]].game.params == {"target": 300}
+        for body in ['{"params": {"target": 5000}}', '{"params": {"no_such": 1}}', '{"params": "target"}',
+                     '{"params": [1, 2]}', '{"params": {"target": [1]}}']:
+            status, data = post(body)
+            assert status == 400 and data["error"], body
+            assert "Traceback" not in data["error"]

@@ -1,7 +1,7 @@
 """The web server: Starlette routes and WebSockets over the tables of ``table.py``.
 
     GET  /                the list of tables, and a form for a new one
-    POST /new             a new table of the served rules file (players, variant, seats, seed)
+    POST /new             a new table of the served rules file (players, variant, seats, seed, params)
     GET  /t/ID            the table page; the seat token travels in the link's #fragment
     WS   /ws/ID           the table's socket: {"type": "hello", "token": ...} first, then moves
 
@@ -72,14 +72,15 @@ class Hub:
         self._next = 1
         self._games: dict = {}                      # (players, variants, file stamp) -> compiled Game
 
-    def _game(self, players, variants):
+    def _game(self, players, variants, params=None):
         """The served file compiled for these settings, once while the file stays the same."""
-        key = (players, variants, _stamp(Path(self.config.rules)))   # the parameters are the server's
+        params = {**self.config.params, **(params or {})}         # a table's own over the server's
+        key = (players, variants, tuple(sorted((k, str(v)) for k, v in params.items())),
+               _stamp(Path(self.config.rules)))
         if key not in self._games:
             if len(self._games) > 16:
                 self._games.clear()
-            self._games[key] = load_game(self.config.rules, players=players, variants=variants,
-                                         params=self.config.params)
+            self._games[key] = load_game(self.config.rules, players=players, variants=variants, params=params)
         return self._games[key]
 
     # ── tables ─────────────────────────────────────────────────────────────
@@ -93,15 +94,16 @@ class Hub:
         self.sockets[tid] = set()
         return table
 
-    def new_table(self, players=None, variants=None, seats=None, seed=None) -> Table:
-        """A table of the served rules file; bad settings are Refused with a message."""
+    def new_table(self, players=None, variants=None, seats=None, seed=None, params=None) -> Table:
+        """A table of the served rules file; bad settings are Refused with a message. ``params``
+        ({name: value or its text}) sets game parameters for this table over the server's --param."""
         c = self.config
         if c.rules is None:
             raise Refused("this server plays a loaded game only; start it with a rules file to make new tables")
         players = c.players if players is None else players
         variants = tuple(c.variants if variants is None else variants)
         try:
-            game = self._game(players, variants)
+            game = self._game(players, variants, params)
             seat_list = parse_seats(seats if seats else None, game.players) if seats or not c.seats \
                 or len(c.seats) != game.players else list(c.seats)
         except RulesError as e:
@@ -113,7 +115,7 @@ class Hub:
         seed = random.randrange(1_000_000) if seed is None else seed
         return self.add(game, seat_list, seed,
                         settings={"rules": c.rules, "players": game.players, "variants": list(variants),
-                                  "params": dict(c.params)})
+                                  "params": dict(game.params)})
 
     def links(self, table: Table) -> dict:
         base = f"{self.config.base_url}/t/{table.id}"
@@ -332,6 +334,22 @@ async def list_tables(request: Request) -> Response:
                                     for t in hub.tables.values()]})
 
 
+def _params(given) -> dict | None:
+    """A new table's game parameters: a JSON object of names to values, or text such as
+    "target=300, rounds=2" (a form field); ValueError for anything else."""
+    if given is None or given == "":
+        return None
+    if isinstance(given, str):
+        pairs = [p.strip() for p in given.replace(";", ",").split(",") if p.strip()]
+        if not all("=" in p for p in pairs):
+            raise ValueError
+        given = {k.strip(): v.strip() for k, v in (p.split("=", 1) for p in pairs)}
+    if not isinstance(given, dict) or not all(isinstance(k, str) and isinstance(v, (str, int, float, bool))
+                                              for k, v in given.items()):
+        raise ValueError
+    return given
+
+
 async def new_table(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     body = (await request.body())[:MAX_MESSAGE].decode("utf-8", "replace")
@@ -352,9 +370,11 @@ async def new_table(request: Request) -> Response:
         seats = form.get("seats") or None
         if seats is not None and not isinstance(seats, str):
             raise ValueError
-        table = hub.new_table(players, variants, seats, seed)
+        params = _params(form.get("params"))
+        table = hub.new_table(players, variants, seats, seed, params)
     except (ValueError, TypeError):
-        return JSONResponse({"error": "players and seed are whole numbers; variants and seats are text"}, 400)
+        return JSONResponse({"error": "players and seed are whole numbers; variants and seats are text; params "
+                                      "are name=value pairs (\"target=300, rounds=2\") or a JSON object"}, 400)
     except Refused as e:
         return JSONResponse({"error": str(e)}, 400)
     return JSONResponse(hub.links(table))
