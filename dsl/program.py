@@ -6,7 +6,7 @@ lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these p
     z       list of zones, each a list of card ids (index 0 = bottom, -1 = top) — or a tuple that clones
             share: ``State.clone`` turns every zone into a tuple in both states, and the first change
             of a zone makes it a list of the changing state's own again (``own``)
-    loc     for each card id, the index of the zone that holds it: a bytearray (``loc_array``)
+    loc     for each card id, the index of the zone that holds it
     g       global state values, by slot
     pv      per-player state: pv[var][seat]
     cv      per-card state:   cv[var][card]
@@ -22,7 +22,6 @@ lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these p
 from __future__ import annotations
 
 import random
-from array import array
 from typing import Any, Callable
 
 import attrs
@@ -69,13 +68,6 @@ def steps_of(entries):
     for e in entries:
         steps = (steps, e)
     return steps
-
-
-def loc_array(values, zones: int):
-    """Each card's zone, as compact as the number of zones allows: a byte each up to 256 zones."""
-    if zones <= 256:
-        return bytearray(values)
-    return array("H" if zones <= 65536 else "L", values)
 
 
 class Budget:
@@ -203,7 +195,7 @@ def move_cards(S, cards, dest: int, bottom: bool = False) -> None:
         # and go on top, so the zone ends up holding them in this order and every other zone is empty
         z[:] = [[] for _ in z]
         z[dest] = cards
-        loc[:] = bytes([dest]) * len(loc) if isinstance(loc, bytearray) else type(loc)(loc.typecode, [dest] * len(loc))
+        loc[:] = [dest] * len(loc)
         return
     for c in (reversed(cards) if bottom else cards):
         own(z, loc[c]).remove(c)

@@ -18,7 +18,7 @@ from typing import Any, Iterable
 from dsl import RulesError, RulesRuntimeError, compile_rules, parse_text
 from dsl.params import param_texts
 from dsl.program import MAX_STEPS, RANDOM, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
-from dsl.program import loc_array, own, steps_count, steps_list, steps_of
+from dsl.program import own, steps_count, steps_list, steps_of
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
 STATE_FORMAT = "rulesrun-state/2"   # 2: frames hold generated code's labels and live locals
@@ -214,7 +214,7 @@ class State:
         ncards = len(prog.card_names)
         S.z = [[] for _ in prog.zones]
         S.z[0] = list(range(ncards))
-        S.loc = loc_array([0] * ncards, len(prog.zones))
+        S.loc = [0] * ncards
         g0, pv0, cv0, listy = game._initial
         if listy:       # a value that is a list starts as a list of its own in each state
             S.g = [_copy(v) for v in g0]
@@ -523,7 +523,7 @@ class State:
         z = self.z
         z[:] = map(tuple, z)
         S.z = z[:]
-        S.loc = self.loc[:]         # a bytearray (an array of shorts beyond 256 zones)
+        S.loc = self.loc[:]         # changed by nearly every move: a list of its own (faster than a bytearray)
         # values that are lists are never changed in place (a new list is assigned), so the lists
         # holding the values are copied, not the values; the rows of player and card values are
         # shared as tuples, as zones are (the generated code copies a row on its first write)
@@ -604,7 +604,7 @@ class State:
             S._game, S._prog = game, prog
             S.seed = int(data["seed"])
             S.z = [list(z) for z in data["z"]]
-            S.loc = loc_array(data["loc"], len(prog.zones))
+            S.loc = list(data["loc"])
             S.g = list(data["g"])
             S.pv = [list(v) for v in data["pv"]]
             S.cv = [list(v) for v in data["cv"]]

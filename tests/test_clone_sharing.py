@@ -86,18 +86,21 @@ def test_states_compare_equal_whether_their_parts_are_shared_or_their_own():
     assert _snapshot(fresh) == _snapshot(state)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", RULES)
 def test_moves_in_clones_never_change_the_original_nor_the_reverse(path):
     """Property-style: at random moments of random games, clone; play the clone (and clones of the
     clone) on; the original is unchanged. Then play the original on: the clones are unchanged,
     and the original ends as a replay of its own history does."""
     game = _game(path)
-    for seed in range(3):
+    for seed in range(2):
         rng = random.Random(seed)
         state = game.new_initial_state(seed=seed)
         kept = []                                   # (clone, its snapshot when it was last played)
+        step = 0
         while not state.is_terminal():
-            if rng.random() < 0.15:
+            step += 1
+            if rng.random() < 0.05:
                 before = _snapshot(state)
                 twin = state.clone()
                 assert twin == state
@@ -108,9 +111,12 @@ def test_moves_in_clones_never_change_the_original_nor_the_reverse(path):
                     twin.apply_index(0)             # the allocation-free path copies shared locals too
                 assert _snapshot(state) == before, f"{path} seed {seed}: a clone's moves changed the original"
                 check_cards(twin, f"{path} seed {seed} (clone)")
-                kept.append((twin, _snapshot(twin)))
+                kept = [*kept[-2:], (twin, _snapshot(twin))]
             _play(state, rng, 1)
-            for twin, snap in kept[-5:]:
-                assert _snapshot(twin) == snap, f"{path} seed {seed}: the original's moves changed a clone"
+            if step % 8 == 0:
+                for twin, snap in kept:
+                    assert _snapshot(twin) == snap, f"{path} seed {seed}: the original's moves changed a clone"
+        for twin, snap in kept:
+            assert _snapshot(twin) == snap, f"{path} seed {seed}: the original's moves changed a clone"
         check_cards(state, f"{path} seed {seed}")
-        assert game.replay(seed, state.history(), reseeds=None) == state
+        assert game.replay(seed, state.history()) == state

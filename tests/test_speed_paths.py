@@ -82,7 +82,7 @@ def test_moving_every_card_empties_the_other_zones_and_keeps_the_order_of_the_ca
     state = game.new_initial_state(seed=1)
     assert state.log()[-1] == "6 0 0"
     assert state.cards("pile") == [game.card_name(c) for c in range(6)]       # every card in card order
-    assert list(state.loc) == [game.program.zone_index["pile"]] * 6
+    assert state.loc == [game.program.zone_index["pile"]] * 6
     state.apply_action(0)
     assert state.cards("hand", 0) == [game.card_name(0)]
 
