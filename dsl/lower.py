@@ -313,11 +313,18 @@ class Statements:
     def _s_Reveal(self, s, scope):
         """For the information-flow check, the values are public from here; at run time, the state
         values among them are noted in ``S.shown`` with their values, so that a bot imagining what
-        it cannot see keeps what the rules showed (``interpreter.observe.resample``)."""
-        values = [self.expr(e, scope)[0] for e in s.exprs]
+        it cannot see keeps what the rules showed (``interpreter.observe.resample``); other values
+        are noted as ("local", line, place)."""
+        typed = [self.expr(e, scope) for e in s.exprs]
+        values = [v for v, _ in typed]
         out: list = [Reveal(values, s.pos)]
-        for v in values:
+        for i, (v, t) in enumerate(typed):
             key = _state_key(v)
+            if key is None and s.pos is not None and t in (T.CARD, T.list_of(T.CARD)):
+                # a card (or cards) held in a local is noted by the statement's line and its place
+                # in it: the checker reads which card was shown, and sees two deals part when the
+                # rules show different cards in them (interpreter.checking)
+                key = (K("local"), K(s.pos.line), K(i))
             if key is not None:
                 shown = ast.Dict(keys=[None, ast.Tuple(elts=list(key), ctx=ast.Load())], values=[_S("shown"), v])
                 out.append(assign(_S("shown"), shown, s.pos))

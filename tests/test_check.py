@@ -133,3 +133,36 @@ def test_random_repl_input_keeps_the_game(lines):
     out = io.StringIO()
     assert Repl(game, state, ["human", "random", "random"], 1, out=out, readline=lambda: next(feed)).run() == 1  # unfinished
     assert state.check_invariants() == []
+
+
+OPEN = """game "Open"
+players 2
+
+cards:
+    rank: number
+    for rank in 1 to 6
+
+zone deck: public
+zone hand per player: public
+
+flow:
+    shuffle deck
+    deal 3 from deck to hand
+    for p in players:
+        p chooses c from p.hand as "discard"
+        move c to deck
+
+score(p) = sum(c.rank for c in p.hand)
+winners p by highest sum(c.rank for c in p.hand)
+"""
+
+
+def test_a_property_no_step_could_test_is_reported_as_not_tested_not_as_holding(tmp_path):
+    """Every card in sight: no seat ever has cards it did not see, so the twin leak test has nothing
+    to compare. Holding vacuously is not holding: the report says it was not tested."""
+    path = tmp_path / "open.rules"
+    path.write_text(OPEN, encoding="utf-8")
+    code, out, err = check(path, games=10)
+    assert code == 0, out + err
+    assert "12 properties hold, 1 not tested:" in out
+    assert "  - NOT TESTED: the same game with the cards a seat never saw dealt differently" in out

@@ -97,11 +97,16 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
         shown = f", branches {cov.percent():.0f} %" if cov is not None else ""
         print(f"  {label}: {games} games, {checker.steps:,} steps{shown}, ok "
               f"({time.perf_counter() - t0:.1f}s)", file=err)
+    untested = [k for k in PROPERTIES if not totals[k]]
+    held = len(PROPERTIES) - len(untested)
     print(f"ok: {title} — {len(configs)} configuration{'s' if len(configs) != 1 else ''}, "
           f"{ngames} games, {nsteps:,} steps in {time.perf_counter() - start:.1f}s; "
-          f"{len(PROPERTIES)} properties hold:", file=out)
+          f"{held} properties hold" + (f", {len(untested)} not tested" if untested else "") + ":", file=out)
     for k, text in PROPERTIES.items():
-        print(f"  - {text} ({totals[k]:,} checks)", file=out)
+        if totals[k]:
+            print(f"  - {text} ({totals[k]:,} checks)", file=out)
+        else:   # holding vacuously is not holding: say so
+            print(f"  - NOT TESTED: {text} (no step of these games could test it)", file=out)
     if total_cov is None:
         return 0
     print(total_cov.summary_line(), file=out)

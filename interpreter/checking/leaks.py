@@ -193,7 +193,10 @@ def _shown(prog, state, pi) -> dict:
     tables = {"g": prog.globals, "pv": prog.player_vars, "cv": prog.card_vars}
     out = {}
     for (part, i, k), v in getattr(state, "shown", {}).items():
-        typ = tables[part][i].type
+        if part == "local":             # a card or cards held in a local ('reveal c'): dsl.lower
+            typ = "list:card" if isinstance(v, list) else "card"
+        else:
+            typ = tables[part][i].type
         if part == "cv":
             k = names[pi.get(k, k)]
         out[(part, i, k)] = _named(typ, _relabel(typ, v, pi), names)

@@ -31,6 +31,9 @@ PROPERTIES = {
 }
 
 
+_NONE = object()
+
+
 class Violation(Exception):
     def __init__(self, prop: str, message: str):
         super().__init__(f"{prop}: {message}")
@@ -90,7 +93,13 @@ class GameChecker:
         from dsl import ast as A
         prog = self.game.program
         state = next((v for v in frame.f_locals.values() if isinstance(v, State)), None)
-        for e in node.exprs:
+        for place, e in enumerate(node.exprs):
+            shown = state.shown.get(("local", node.pos.line, place), _NONE) if state is not None else _NONE
+            if shown is not _NONE:      # 'reveal c' of a card (or cards) held in a local: seen by every seat
+                cards = set(shown) if isinstance(shown, list) else {shown} if shown is not None else set()
+                for s in range(self.n):
+                    self.seen[s] |= cards
+                continue
             if isinstance(e, A.Attr) and e.name in prog.families:
                 zones = [zi for zi, z in enumerate(prog.zones) if z.family == e.name]
             elif isinstance(e, A.Name) and e.id in prog.zone_index and e.id not in prog.families:
