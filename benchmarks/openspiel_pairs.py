@@ -95,6 +95,7 @@ class SpielRunner:
             "clones_per_s": round(Runner.clones_per_s(self, clone_seconds)),
             # a C++ state's memory is not visible from Python: no bytes figures
             "json_bytes_per_state": None, "deep_bytes_per_state": None, "clone_bytes_per_state": None,
+            "child_bytes_per_state": None,
             "sampled_states": len(self.samples),
         }
 

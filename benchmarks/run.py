@@ -18,6 +18,8 @@ What is measured, per game and player count (one row per implementation):
                  its clones (immutable tuples, history strings, a linked log) are counted in full
     clone B/st   what one more clone costs: the bytes reachable from state.clone() that are not
                  shared with the state it was cloned from (the figure that matters for a search tree)
+    child B/st   a node of a search tree: a clone that then takes its first legal action, counted
+                 the same way (sharing that only puts copying off until the first move does not help)
 The engine and the reference run the same driver loop, interleaved in slices so that the load of a
 shared machine falls on both alike; ratio = engine / reference (1.0 = as fast as hand-written).
 Nothing here is asserted by the tests: the figures depend on the machine and its load.
@@ -118,6 +120,7 @@ class Runner:
             "json_bytes_per_state": round(sum(len(json.dumps(s.to_json())) for s in samples) / len(samples)),
             "deep_bytes_per_state": round(sum(deep_size(s) for s in samples) / len(samples)),
             "clone_bytes_per_state": round(sum(clone_bytes(s) for s in samples) / len(samples)),
+            "child_bytes_per_state": round(sum(child_bytes(s) for s in samples) / len(samples)),
             "sampled_states": len(samples),
         }
 
@@ -133,6 +136,17 @@ def clone_bytes(state) -> int:
     shared with ``state`` (structure shared between the two, such as immutable tuples, history
     strings or a linked log, is not counted)."""
     return deep_size(state.clone(), set(_reachable(state)))
+
+
+def child_bytes(state) -> int:
+    """What a node of a search tree costs: a clone of ``state`` that then takes its first legal
+    action, counted as ``clone_bytes`` counts (what is not shared with ``state``). Sharing that
+    only put the copying off until the first move does not make this figure smaller."""
+    child = state.clone()
+    if not child.is_terminal():
+        child.apply_action(child.legal_actions()[0])
+    child._legal = None         # the cache of legal actions, made by the call above
+    return deep_size(child, set(_reachable(state)))
 
 
 def _reachable(state, exclude: set | None = None) -> dict:
@@ -200,6 +214,8 @@ def bench(path: Path, players: int, seconds: float, games: int | None, seed: int
                 round(eng["deep_bytes_per_state"] / ref["deep_bytes_per_state"], 2),
             "ratio_engine_vs_reference_clone_bytes_per_state":
                 round(eng["clone_bytes_per_state"] / ref["clone_bytes_per_state"], 2),
+            "ratio_engine_vs_reference_child_bytes_per_state":
+                round(eng["child_bytes_per_state"] / ref["child_bytes_per_state"], 2),
             "ratio_engine_vs_reference_json_bytes_per_state":
                 round(eng["json_bytes_per_state"] / ref["json_bytes_per_state"], 2),
         }
@@ -230,7 +246,7 @@ def profile(path: Path, players: int, games: int, top: int, sort: str) -> None:
 
 # ── output ──────────────────────────────────────────────────────────────────
 HEADER = (f"{'game':<18} {'pl':>2} {'impl':<9} {'games/s':>8} {'decisions/s':>11} {'dec/game':>8} "
-          f"{'clones/s':>9} {'json B/st':>9} {'deep B/st':>9} {'clone B/st':>10}")
+          f"{'clones/s':>9} {'json B/st':>9} {'deep B/st':>9} {'clone B/st':>10} {'child B/st':>10}")
 
 
 def fmt(r: dict) -> str:
@@ -238,7 +254,8 @@ def fmt(r: dict) -> str:
         return f"{r[key]:>{width},}" if r[key] is not None else f"{'-':>{width}}"
     return (f"{r['game'][:18]:<18} {r['players']:>2} {r['implementation']:<9} {r['games_per_s']:>8.1f} "
             f"{r['decisions_per_s']:>11,} {r['decisions_per_game']:>8.1f} {r['clones_per_s']:>9,} "
-            f"{b('json_bytes_per_state', 9)} {b('deep_bytes_per_state', 9)} {b('clone_bytes_per_state', 10)}")
+            f"{b('json_bytes_per_state', 9)} {b('deep_bytes_per_state', 9)} {b('clone_bytes_per_state', 10)} "
+            f"{b('child_bytes_per_state', 10)}")
 
 
 def run_openspiel_pairs(args, rows: list, comparisons: list) -> dict:
@@ -309,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
                           f"{comparison['ratio_engine_vs_reference']:.2f}x, clones/s "
                           f"{comparison['ratio_engine_vs_reference_clones_per_s']:.2f}x; bytes: deep "
                           f"{comparison['ratio_engine_vs_reference_deep_bytes_per_state']:.1f}x, clone "
-                          f"{comparison['ratio_engine_vs_reference_clone_bytes_per_state']:.1f}x", flush=True)
+                          f"{comparison['ratio_engine_vs_reference_clone_bytes_per_state']:.2f}x, clone and a move "
+                          f"{comparison['ratio_engine_vs_reference_child_bytes_per_state']:.2f}x", flush=True)
         except RulesError as e:   # a game that does not compile (yet) is reported, the others still run
             errors.append({"rules": str(f), "error": e.render()})
             print(f"{f}: does not compile:\n{e.render()}", file=sys.stderr)

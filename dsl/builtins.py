@@ -101,7 +101,8 @@ class Calls:
                 k = self.num(e.args[1], scope, f"how many cards {func}() takes")
                 if func == "top":
                     zone = sub(zone, ast.Slice(lower=None, upper=None, step=K(-1)))
-                return sub(zone, ast.Slice(lower=None, upper=k, step=None)), T.list_of(T.CARD)
+                # a list of its own: a zone may be a tuple shared by clones (State.clone)
+                return call("list", sub(zone, ast.Slice(lower=None, upper=k, step=None))), T.list_of(T.CARD)
             return call("_top", zone, K(func), pos), T.CARD
         if func == "position":
             self._arity(e, 2)

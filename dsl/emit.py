@@ -261,6 +261,8 @@ class _Writer:
             out = self._move_zone(s.value.args[1], s.value.args[2])
         elif isinstance(s, Reveal):
             out = []
+        elif _row_target(s) is not None:
+            out = self._row_write(s)
         else:
             s = _shallow(s)
             for field, value in ast.iter_fields(s):
@@ -313,16 +315,24 @@ class _Writer:
         if not _simple(s.dest):
             out.append(_assign(_n("_d", store=True), dest))   # worked out before the card leaves its zone
             dest = _n("_d")
-        z, loc = self._st("z"), self._st("loc")
+        loc = self._st("loc")
         fail = _call(_n("fail"), self._k("there is no card to move"), self._k(s.pos))
         out.append(ast.If(test=_compare(card, ast.Is(), ast.Constant(value=None)), body=[ast.Expr(value=fail)],
                           orelse=[]))
-        held = ast.Subscript(value=z, slice=ast.Subscript(value=loc, slice=card, ctx=ast.Load()), ctx=ast.Load())
-        out.append(ast.Expr(value=_call(ast.Attribute(value=held, attr="remove", ctx=ast.Load()), card)))
+        held = ast.Subscript(value=loc, slice=card, ctx=ast.Load())
+        out.append(self._shared_or(_call(ast.Attribute(value=ast.Subscript(value=self._st("z"), slice=held,
+                                                                           ctx=ast.Load()),
+                                                       attr="remove", ctx=ast.Load()), card),
+                                   _call(ast.Attribute(value=_call(_n("own"), self._st("z"), held), attr="remove",
+                                                       ctx=ast.Load()), card), "AttributeError"))
         into = ast.Subscript(value=self._st("z"), slice=dest, ctx=ast.Load())
-        put = _call(ast.Attribute(value=into, attr="insert", ctx=ast.Load()), ast.Constant(value=0), card) \
-            if s.bottom else _call(ast.Attribute(value=into, attr="append", ctx=ast.Load()), card)
-        out.append(ast.Expr(value=put))
+        into_own = _call(_n("own"), self._st("z"), dest)
+        if s.bottom:
+            put, put_own = (_call(ast.Attribute(value=x, attr="insert", ctx=ast.Load()), ast.Constant(value=0), card)
+                            for x in (into, into_own))
+        else:
+            put, put_own = (_call(ast.Attribute(value=x, attr="append", ctx=ast.Load()), card) for x in (into, into_own))
+        out.append(self._shared_or(put, put_own, "AttributeError"))
         out.append(_assign(ast.Subscript(value=self._st("loc"), slice=card, ctx=ast.Store()), dest))
         return out
 
@@ -352,11 +362,41 @@ class _Writer:
             return ast.Subscript(value=self._st("z"), slice=i, ctx=ctx)
         relocate = ast.For(target=_n("_mc", store=True), iter=_n("_m"), orelse=[], body=[
             _assign(ast.Subscript(value=self._st("loc"), slice=_n("_mc"), ctx=ast.Store()), dest)])
-        extend = ast.Expr(value=_call(ast.Attribute(value=zone(dest), attr="extend", ctx=ast.Load()), _n("_m")))
+        # a zone clones share is a tuple: extend this state's own copy of it (State.clone, own)
+        extend = self._shared_or(_call(ast.Attribute(value=zone(dest), attr="extend", ctx=ast.Load()), _n("_m")),
+                                 _call(ast.Attribute(value=_call(_n("own"), self._st("z"), dest), attr="extend",
+                                                     ctx=ast.Load()), _n("_m")), "AttributeError")
         out.append(_assign(_n("_m", store=True), zone(src)))
         out.append(ast.If(test=_n("_m"), orelse=[], body=[
             _assign(zone(src, ast.Store()), ast.List(elts=[], ctx=ast.Load())), relocate, extend]))
         return out
+
+    @staticmethod
+    def _shared_or(first, again, error: str):
+        """``try: first / except error: again`` — a change to a zone or a row, and the same change
+        made again to a copy of this state's own when the zone or row is a tuple that clones share
+        (``State.clone`` turns them into tuples; ``own`` copies one back into a list). A try costs
+        nothing in Python 3.11 until something is raised, so a state that was never cloned pays
+        nothing for the sharing."""
+        wrap = (lambda x: x) if isinstance(first, ast.stmt) else (lambda x: ast.Expr(value=x))
+        return ast.Try(body=[wrap(first)], handlers=[ast.ExceptHandler(type=_n(error), name=None, body=[wrap(again)])],
+                       orelse=[], finalbody=[])
+
+    def _row_write(self, s) -> list:
+        """``S.pv[i][p] = v`` (or ``+=``), and on a row that clones share (a tuple: the write raises
+        TypeError), the same write to ``own(S.pv, i)``, this state's own copy of the row."""
+        t = _row_target(s)
+        value = self.expr(s.value)
+        first, again = _shallow(s), _shallow(s)
+        for node, row in ((first, self.expr(t.value)), (again, _call(_n("own"), self.expr(t.value.value),
+                                                                      self.expr(t.value.slice)))):
+            place = ast.Subscript(value=row, slice=self.expr(t.slice), ctx=ast.Store())
+            if isinstance(node, ast.Assign):
+                node.targets = [place]
+            else:
+                node.target = place
+            node.value = value
+        return [self._shared_or(first, again, "TypeError")]
 
     # expressions
     def _k(self, value):
@@ -385,6 +425,19 @@ def _simple_index(node) -> bool:
         return True
     return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
             and all(isinstance(x, (ast.Constant, ast.Name)) for x in (node.left, node.right)))
+
+def _row_target(s):
+    """The target of a write to a player's or a card's state value (``S.pv[i][p] = ...``), else None."""
+    if isinstance(s, ast.Assign) and len(s.targets) == 1:
+        t = s.targets[0]
+    elif isinstance(s, ast.AugAssign):
+        t = s.target
+    else:
+        return None
+    if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Subscript) and isinstance(t.value.value, St) \
+            and t.value.value.which in ("pv", "cv"):
+        return t
+    return None
 
 
 def _simple(node) -> bool:

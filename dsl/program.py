@@ -3,7 +3,9 @@
 A ``Program`` is built once per (rules file, player count, variants) by ``dsl.compile``. Its state
 lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these plain-data fields:
 
-    z       list of zones, each a list of card ids (index 0 = bottom, -1 = top)
+    z       list of zones, each a list of card ids (index 0 = bottom, -1 = top) — or a tuple that clones
+            share: ``State.clone`` turns every zone into a tuple in both states, and the first change
+            of a zone makes it a list of the changing state's own again (``own``)
     loc     for each card id, the index of the zone that holds it
     g       global state values, by slot
     pv      per-player state: pv[var][seat]
@@ -12,7 +14,9 @@ lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these p
             decision the locals are those still needed after it, then the value chosen (the last)
     pending the open decision: [seat, decision index, options] or None
     rng     the random seed for the next chance event
-    hist    the history: decision texts, and chance records ["shuffle", zone, order]
+    steps   the history — decision texts, and chance records ["shuffle", zone, order] — as a linked
+            list that clones share: (earlier steps, step), None at the start (``State.hist`` gives
+            it as a list)
     ann     the announcements, as a linked list of (previous, template index, values...)
 """
 from __future__ import annotations
@@ -32,6 +36,38 @@ CALL_DEPTH = 60     # frames deeper than this call through the run loop, not the
 MAX_STEPS = 2_000_000  # loop rounds without a decision before the rules are deemed stuck
 MAX_ITEMS = 100_000    # the most numbers a range may hold
 LOOPS_TOO_LONG = "the rules went round loops too long without asking anyone anything; is there a loop that never ends?"
+
+
+def add_step(S, step) -> None:
+    """Record a step in the history: a new link (earlier steps, step), so a clone that shares the
+    earlier steps is not changed."""
+    S.steps = (S.steps, step)
+
+
+def steps_list(steps) -> list:
+    """The steps of a history (``add_step``), oldest first, as a new list."""
+    out = []
+    while steps is not None:
+        out.append(steps[1])
+        steps = steps[0]
+    out.reverse()
+    return out
+
+
+def steps_count(steps) -> int:
+    n = 0
+    while steps is not None:
+        n += 1
+        steps = steps[0]
+    return n
+
+
+def steps_of(entries):
+    """A history (``add_step``) holding ``entries``, oldest first."""
+    steps = None
+    for e in entries:
+        steps = (steps, e)
+    return steps
 
 
 class Budget:
@@ -141,6 +177,15 @@ def fail_no_options(message: str, pos: Pos):
 
 
 # ── operations used by the generated code ───────────────────────────────────
+def own(parts: list, i: int) -> list:
+    """``parts[i]`` (a zone, or a row of player or card values) as a list this state may change:
+    one shared with clones (a tuple) is copied into a list of this state's own first."""
+    part = parts[i]
+    if part.__class__ is tuple:
+        part = parts[i] = list(part)
+    return part
+
+
 def move_cards(S, cards, dest: int, bottom: bool = False) -> None:
     """Move a list of cards one by one, in order (to the bottom: the last ends lowest)."""
     z, loc = S.z, S.loc
@@ -148,17 +193,16 @@ def move_cards(S, cards, dest: int, bottom: bool = False) -> None:
     if not bottom and len(cards) == len(loc) and len(set(cards)) == len(loc):
         # every card of the game ("move every card to deck"): one by one, each would leave its zone
         # and go on top, so the zone ends up holding them in this order and every other zone is empty
-        for zone in z:
-            zone.clear()
-        z[dest].extend(cards)
+        z[:] = [[] for _ in z]
+        z[dest] = cards
         loc[:] = [dest] * len(loc)
         return
     for c in (reversed(cards) if bottom else cards):
-        z[loc[c]].remove(c)
+        own(z, loc[c]).remove(c)
         if bottom:
-            z[dest].insert(0, c)
+            own(z, dest).insert(0, c)
         else:
-            z[dest].append(c)
+            own(z, dest).append(c)
         loc[c] = dest
 
 
@@ -172,15 +216,21 @@ def move_zone(S, src: int, dest: int, bottom: bool = False) -> None:
     loc = S.loc
     for c in cards:
         loc[c] = dest
-    if bottom:
-        S.z[dest][0:0] = cards
-    else:
-        S.z[dest].extend(cards)
+    try:
+        if bottom:
+            S.z[dest][0:0] = cards
+        else:
+            S.z[dest].extend(cards)
+    except (AttributeError, TypeError):   # shared with a clone (a tuple): copy it first
+        if bottom:
+            own(S.z, dest)[0:0] = cards
+        else:
+            own(S.z, dest).extend(cards)
 
 
 def shuffle_zone(S, zi: int) -> None:
     """A chance event: reorder a zone, from the forced queue (stacked decks, replays) or the seed."""
-    zone = S.z[zi]
+    zone = own(S.z, zi)
     forced = S.forced
     if forced:
         for i, (fz, order) in enumerate(forced):
@@ -192,7 +242,7 @@ def shuffle_zone(S, zi: int) -> None:
             _random_shuffle(S, zone)
     else:
         _random_shuffle(S, zone)
-    S.hist.append(["shuffle", zi, list(S.z[zi])])
+    add_step(S, ["shuffle", zi, list(S.z[zi])])
 
 
 RANDOM = -1      # the zone index of a value stacked for ``random from`` in ``State.forced``
@@ -219,7 +269,7 @@ def pick_random(S, options: list, show, pos: Pos):
                          f"({', '.join(show(v) for v in options)})", pos)
                 chosen = hit[0]
                 break
-    S.hist.append(["random", show(chosen)])
+    add_step(S, ["random", show(chosen)])
     return chosen
 
 
@@ -231,7 +281,7 @@ def _random_shuffle(S, zone: list) -> None:
 
 def _arrange(S, zi: int, order: list) -> None:
     """Put the cards of ``order`` (bottom→top, card ids) on top of the zone; the rest beneath, shuffled."""
-    zone = S.z[zi]
+    zone = own(S.z, zi)
     rest = list(zone)
     for c in order:
         try:
@@ -251,10 +301,11 @@ def deal(S, n: int, src: int, first: int, players: int, pos: Pos, start: int = 0
     if n * players > len(zone):
         fail(f"cannot deal {n} cards to each of {players} players: only {len(zone)} cards left", pos)
     loc = S.loc
+    zone = own(S.z, src)
     for p in range(players):
         dest = first + (start + p) % players
         take = zone[len(zone) - n:][::-1]
         del zone[len(zone) - n:]
-        S.z[dest].extend(take)
+        own(S.z, dest).extend(take)
         for c in take:
             loc[c] = dest

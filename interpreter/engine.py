@@ -18,6 +18,7 @@ from typing import Any, Iterable
 from dsl import RulesError, RulesRuntimeError, compile_rules, parse_text
 from dsl.params import param_texts
 from dsl.program import MAX_STEPS, RANDOM, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
+from dsl.program import own, steps_count, steps_list, steps_of
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
 STATE_FORMAT = "rulesrun-state/2"   # 2: frames hold generated code's labels and live locals
@@ -205,7 +206,7 @@ class State:
     """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
 
     __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng", "shown",
-                 "hist", "ann", "forced", "_legal", "budget", "ret")
+                 "steps", "ann", "forced", "_legal", "budget", "ret")
 
     # ── creation ───────────────────────────────────────────────────────────
     @classmethod
@@ -230,7 +231,7 @@ class State:
         S.frames = [[0, 0, [None] * prog.proc_nslots[0]]]
         S.pending = None
         S.rng = seed
-        S.hist = []
+        S.steps = None
         S.ann = None
         S.shown = {}             # (part, var, index) -> value, for state values the rules revealed
         S.forced = forced
@@ -318,9 +319,12 @@ class State:
             idx = legal.index(action)
         except ValueError:  # a number, or not legal
             idx = self._find(action, legal)
-        self.hist.append(legal[idx].text)
+        self.steps = (self.steps, legal[idx].text)    # the history, a linked list clones share
         F = self.frames[-1]
-        F[2][-1] = self.pending[2][idx]     # a decision's value is the last of its frame's locals
+        try:                             # a decision's value is the last of its frame's locals
+            F[2][-1] = self.pending[2][idx]
+        except TypeError:                # a tuple shared with a clone: this state's own copy
+            own(F, 2)[-1] = self.pending[2][idx]
         self.pending = self._legal = None
         self.budget = MAX_STEPS
         try:                # the top frame's entry; the run loop only if the frames changed
@@ -372,7 +376,10 @@ class State:
         if not 0 <= i < len(opts):
             raise GameError(f"action number {i} is out of range (0 to {len(opts) - 1})")
         F = self.frames[-1]
-        F[2][-1] = opts[i]               # a decision's value is the last of its frame's locals
+        try:                             # a decision's value is the last of its frame's locals
+            F[2][-1] = opts[i]
+        except TypeError:                # a tuple shared with a clone: this state's own copy
+            own(F, 2)[-1] = opts[i]
         self.pending = self._legal = None
         self.budget = MAX_STEPS
         try:                             # as in apply_action
@@ -400,15 +407,26 @@ class State:
         best = max(ranked)
         return [p for p, k in enumerate(ranked) if k == best]
 
+    @property
+    def hist(self) -> list:
+        """Every step so far as a new list: decision texts, and chance records ["shuffle", zone,
+        order] / ["random", text]. Stored in ``steps``, a linked list that clones share
+        (``dsl.program.add_step``); assigning a list replaces it."""
+        return steps_list(self.steps)
+
+    @hist.setter
+    def hist(self, entries) -> None:
+        self.steps = steps_of(entries)
+
     def history(self) -> list[str]:
         """The decisions taken so far, in order: with the seed, they replay the game exactly."""
-        return [h for h in self.hist if isinstance(h, str)]
+        return [h for h in steps_list(self.steps) if isinstance(h, str)]
 
     def events(self) -> list:
         """Every step so far: decision texts, and chance events as ("shuffle", zone, [cards, top first])
         or ("random", text) for a value picked by ``random from``."""
         out = []
-        for h in self.hist:
+        for h in steps_list(self.steps):
             if isinstance(h, str):
                 out.append(h)
             elif h[0] == "random":
@@ -502,30 +520,44 @@ class State:
     def clone(self) -> "State":
         S = object.__new__(State)
         S._game, S._prog, S.seed = self._game, self._prog, self.seed
-        copy = list.copy
-        S.z = list(map(copy, self.z))
-        S.loc = self.loc[:]
+        # zones are shared: each becomes a tuple in both states, and the first move that changes a
+        # zone copies it back into a list of the moving state's own (dsl.program.own)
+        z = self.z
+        z[:] = map(tuple, z)
+        S.z = z[:]
+        S.loc = self.loc[:]         # changed by nearly every move: a list of its own (faster than a bytearray)
         # values that are lists are never changed in place (a new list is assigned), so the lists
-        # holding the values are copied, not the values
+        # holding the values are copied, not the values; the rows of player and card values are
+        # shared as tuples, as zones are (the generated code copies a row on its first write)
         S.g = self.g[:]
-        S.pv = list(map(copy, self.pv))
-        S.cv = list(map(copy, self.cv))
-        S.frames = [[F[0], F[1], F[2][:]] for F in self.frames]
-        pending = self.pending
-        S.pending = None if pending is None else [pending[0], pending[1], pending[2][:]]
+        pv = self.pv
+        pv[:] = map(tuple, pv)
+        S.pv = pv[:]
+        cv = self.cv
+        cv[:] = map(tuple, cv)
+        S.cv = cv[:]
+        frames = self.frames            # a frame's locals are shared as a tuple (apply_action copies)
+        S.frames = copies = frames[:]
+        for i, F in enumerate(frames):
+            F[2] = tuple(F[2])
+            copies[i] = F[:]
+        # shared: the open decision and its options are never changed in place (a new one is assigned),
+        # nor is the history (persistent chunks), the log (linked tuples) or an empty forced queue
+        S.pending = self.pending
         S.rng = self.rng
-        S.hist = self.hist[:]
+        S.steps = self.steps
         S.ann = self.ann
         S.shown = self.shown        # never changed in place: 'reveal' assigns a new dict
-        S.forced = [f[:] for f in self.forced] if self.forced else []
+        forced = self.forced
+        S.forced = [f[:] for f in forced] if forced else forced
         S._legal = self._legal
         return S
 
     def _data(self) -> dict:
         """The state as fresh JSON-ready lists (big flat lists are sliced; small nested ones converted)."""
-        return {"z": [z[:] for z in self.z], "loc": self.loc[:], "g": _jsonable(self.g),
+        return {"z": [list(z) for z in self.z], "loc": list(self.loc), "g": _jsonable(self.g),
                 "pv": _jsonable(self.pv), "cv": _jsonable(self.cv), "frames": _jsonable(self.frames),
-                "pending": _jsonable(self.pending), "rng": self.rng, "hist": _jsonable(self.hist),
+                "pending": _jsonable(self.pending), "rng": self.rng, "hist": _jsonable(steps_list(self.steps)),
                 "ann": _log_list(self.ann), "seed": self.seed, "stacked": _jsonable(self.forced),
                 "shown": [[*k, v] for k, v in sorted(self.shown.items(), key=repr)]}
 
@@ -535,10 +567,10 @@ class State:
         same_game = self._prog is other._prog or (
             self._prog.source == other._prog.source and self._prog.players == other._prog.players
             and self._prog.variants == other._prog.variants and self._prog.params == other._prog.params)
-        return (same_game and self.pending == other.pending and self.z == other.z
-                and self.g == other.g and self.pv == other.pv and self.cv == other.cv
-                and self.frames == other.frames and self.rng == other.rng and self.seed == other.seed
-                and self.loc == other.loc and self.hist == other.hist and self.forced == other.forced
+        return (same_game and self.pending == other.pending and _same_rows(self.z, other.z)
+                and self.g == other.g and _same_rows(self.pv, other.pv) and _same_rows(self.cv, other.cv)
+                and _same_frames(self.frames, other.frames) and self.rng == other.rng and self.seed == other.seed
+                and self.loc == other.loc and _same_steps(self.steps, other.steps) and self.forced == other.forced
                 and self.shown == other.shown and _same_log(self.ann, other.ann))
 
     def __hash__(self):
@@ -581,7 +613,7 @@ class State:
             S.frames = [[int(F[0]), int(F[1]), list(F[2])] for F in data["frames"]]
             S.pending = None if data["pending"] is None else list(data["pending"])
             S.rng = int(data["rng"])
-            S.hist = list(data["hist"])
+            S.steps = steps_of(data["hist"])
             node = None
             for tid, vals in data["ann"]:
                 node = (node, tid, *vals)
@@ -602,7 +634,20 @@ class State:
 
     def __repr__(self):
         who = "over" if self.pending is None else f"Player {self.pending[0] + 1} to move"
-        return f"<State of {self._prog.title}: {who}, {len(self.hist)} steps>"
+        return f"<State of {self._prog.title}: {who}, {steps_count(self.steps)} steps>"
+
+
+def _same_rows(a: list, b: list) -> bool:
+    """Lists of lists equal, whether each inner one is a list or a tuple shared with clones."""
+    return len(a) == len(b) and all(x == y or list(x) == list(y) for x, y in zip(a, b))
+
+
+def _same_frames(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(F[:2] == G[:2] and list(F[2]) == list(G[2]) for F, G in zip(a, b))
+
+
+def _same_steps(a, b) -> bool:
+    return a is b or steps_list(a) == steps_list(b)
 
 
 def _same_log(a, b) -> bool:

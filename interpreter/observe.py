@@ -248,7 +248,7 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
     S.pv = [[relabel(v.type, x) for x in S.pv[i]] for i, v in enumerate(prog.player_vars)]
     new_cv = []
     for i, v in enumerate(prog.card_vars):
-        row = S.cv[i][:]
+        row = list(S.cv[i])
         for c, d in pi.items():
             row[d] = state.cv[i][c]
         new_cv.append([relabel(v.type, x) for x in row])
@@ -276,8 +276,8 @@ def _relabel_frame(prog, F, relabel) -> list:
     """A frame [procedure, label, locals] with the cards in its locals relabelled."""
     types = prog.frame_types[F[0]].get(F[1]) if F[0] < len(prog.frame_types) else None
     if not types:
-        return [F[0], F[1], F[2][:]]
-    return [F[0], F[1], [relabel(t, v) for t, v in zip(types, F[2])] + F[2][len(types):]]
+        return [F[0], F[1], list(F[2])]
+    return [F[0], F[1], [relabel(t, v) for t, v in zip(types, F[2])] + list(F[2][len(types):])]
 
 
 def _pick(rng, values):
@@ -300,7 +300,7 @@ def _redraw_values(S, prog, seat: int, rng) -> None:
     for i, v in enumerate(prog.player_vars):
         if v.visibility == "public" or not v.domain or len(v.domain) < 2:
             continue
-        row = S.pv[i] = S.pv[i][:]
+        row = S.pv[i] = list(S.pv[i])
         for p in range(len(row)):
             if v.visibility == "hidden" or p != seat:
                 row[p] = draw("pv", i, p, v.domain)

@@ -149,7 +149,7 @@ def test_benchmark_script_runs(tmp_path, capsys):
     for r in data["results"]:
         assert r["games"] == 2 and r["decisions"] > 100
         for key in ("decisions_per_s", "games_per_s", "clones_per_s", "json_bytes_per_state",
-                    "deep_bytes_per_state", "clone_bytes_per_state"):
+                    "deep_bytes_per_state", "clone_bytes_per_state", "child_bytes_per_state"):
             assert r[key] > 0, key
     (cmp,) = data["comparisons"]
     assert cmp["players"] == 3 and cmp["ratio_engine_vs_reference"] > 0
