@@ -96,12 +96,20 @@ class Namespace:
         ``_R<ref>_0`` runs it from the beginning, ``_R<ref>_<k>`` resumes it after stop k."""
         from . import passes
         entries, body = passes.resumable(body, labels, nslots)
-        fns = []
+        fns, resumes = [], []
         for k, stmts in enumerate(entries):
             w = _Writer(self, _hoisted(stmts))     # each entry reads only the lists it uses often
             code = w.block(stmts)
-            fns.append(_def(f"_R{ref}_{k}", ["S", "F"], (w.head() + code) if code else [ast.Pass()]))
+            stop = stmts[0].stop if stmts and isinstance(stmts[0], Load) else None
+            params = ["S", "F"]
+            if stop is not None and stop.kind == "decision":
+                # the chosen value comes as an argument (State.apply_action), not through the frame
+                params.append(_local_name(stop.chosen) if stop.chosen is not None else "_v")
+                resumes.append((stop.decision, f"_R{ref}_{k}"))
+            fns.append(_def(f"_R{ref}_{k}", params, (w.head() + code) if code else [ast.Pass()]))
         self._compile(fns, what)
+        for decision, fname in resumes:     # the entry each decision resumes at (one place each)
+            decision.entry = self.ns[fname] if decision.entry is None else False
         return [self.ns[f.name] for f in fns]
 
     def _compile(self, fns: list, what: str) -> None:
@@ -284,7 +292,7 @@ class _Writer:
 
     def _stop(self, s: Stop) -> list:
         out = self.block(s.pre)
-        saved = [_n(f"l{i}") for i in s.saved] + ([ast.Constant(value=None)] if s.chosen is not None else [])
+        saved = [_n(f"l{i}") for i in s.saved]     # a decision's value is passed to the entry
         frame = ast.Subscript(value=_n("F"), slice=ast.Constant(value=2), ctx=ast.Store())
         out.append(_assign(frame, ast.List(elts=saved, ctx=ast.Load())))
         out.append(_assign(ast.Subscript(value=_n("F"), slice=ast.Constant(value=1), ctx=ast.Store()),
@@ -300,7 +308,7 @@ class _Writer:
         return out
 
     def _load(self, s: Stop) -> list:
-        names = [f"l{i}" for i in s.saved] + ([_local_name(s.chosen)] if s.chosen is not None else [])
+        names = [f"l{i}" for i in s.saved]      # (a decision's value is the entry's argument)
         if not names:
             return []
         target = ast.Tuple(elts=[_n(x, store=True) for x in names], ctx=ast.Store())

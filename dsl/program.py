@@ -106,6 +106,8 @@ class Decision:
     unique_texts: bool = False   # the options can never read alike (so nothing to number)
     whole_text: bool = False     # display(option) is the whole action text (a label with {...})
     moves: tuple = ()            # a choice block's named moves (their texts are the options)
+    entry: Any = None            # the generated entry that resumes after it: f(S, F, value) (dsl.emit;
+                                 # False if it could resume at more than one place)
 
 
 @attrs.define

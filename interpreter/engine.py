@@ -18,10 +18,12 @@ from typing import Any, Iterable
 from dsl import RulesError, RulesRuntimeError, compile_rules, parse_text
 from dsl.params import param_texts
 from dsl.program import MAX_STEPS, RANDOM, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
-from dsl.program import own, steps_count, steps_list, steps_of
+from dsl.program import steps_count, steps_list, steps_of
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
-STATE_FORMAT = "rulesrun-state/2"   # 2: frames hold generated code's labels and live locals
+STATE_FORMAT = "rulesrun-state/3"   # 2: frames hold generated code's labels and live locals;
+#                                    3: without the decision's value (an argument of the entry)
+_OLD_FORMATS = ("rulesrun-state/2",)  # read too: the open decision's frame loses its last local
 
 
 class GameError(Exception):
@@ -32,14 +34,17 @@ class Action(str):
     """A legal action: its text is stable, readable, and unique among the legal actions.
     ``player`` is who takes it; ``text`` is the plain str (what the history keeps). Actions are
     made once per (seat, option) and shared by every state of a game, so an Action does not know
-    its place among the legal actions: ``state.legal_actions().index(action)`` tells."""
+    its place among the legal actions: ``state.legal_actions().index(action)`` tells.
+    An Action of a decision whose options need no numbering also knows its option (``value``) and
+    the table it was made for (``row``), so that ``apply_action`` takes it without a search."""
 
-    __slots__ = ("player", "text")
+    __slots__ = ("player", "text", "value", "row")
 
-    def __new__(cls, text: str, player: int):
+    def __new__(cls, text: str, player: int, value: Any = None, row: "_Actions | None" = None):
         self = str.__new__(cls, text)
         self.player = player
         self.text = text        # the plain str, which the history keeps
+        self.value, self.row = value, row
         return self
 
 
@@ -47,15 +52,18 @@ class _Actions(dict):
     """One seat's Actions for one decision: option -> Action, each made the first time it is asked
     for (a list option is looked up as a tuple, by Game._legal)."""
 
-    __slots__ = ("label", "display", "player", "whole")
+    __slots__ = ("label", "display", "player", "whole", "keyed")
 
     def __init__(self, decision, player: int):
         super().__init__()
         self.label, self.display, self.player = decision.label, decision.display, player
         self.whole = decision.whole_text
+        self.keyed = False      # options are their own keys and never numbered (Game._lookups)
 
     def __missing__(self, option):
         action = self[option] = self.make(option)
+        if self.keyed:          # apply_action's fast path: the Action knows its option and table
+            action.value, action.row = option, self
         return action
 
     def make(self, value) -> Action:
@@ -89,6 +97,11 @@ class Game:
         # option -> Action (made on first use); else None
         self._lookups = [[row.__getitem__ for row in rows] if u and not ls else None
                          for rows, u, ls in zip(self._acts, self._unique, self._listy)]
+        for rows, lookups in zip(self._acts, self._lookups):
+            for row in rows:
+                row.keyed = lookups is not None
+        # the generated entry each decision resumes at, called with the chosen value
+        self._entries = [d.entry or _resume_at_frame for d in program.decisions]
         # the state values a new game starts with (State._start copies them)
         ncards = len(program.card_names)
         g0 = [v.initial for v in program.globals]
@@ -292,18 +305,16 @@ class State:
         return self.pending is None
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
+        pending = self.pending
+        if pending is None or (player is not None and player != pending[0]):
+            return []
+        lookups = self._game._lookups[pending[1]]
+        if lookups is not None:     # options that need no numbering: each its seat's cached Action, in C
+            return list(map(lookups[pending[0]], pending[2]))
         legal = self._legal
         if legal is None:
-            pending = self.pending
-            if pending is None:
-                return []
-            # Game._legal, inlined for the common case: options that need no numbering
-            lookups = self._game._lookups[pending[1]]
-            legal = self._legal = list(map(lookups[pending[0]], pending[2])) if lookups is not None \
-                else self._game._legal(pending)
-        if player is None or player == self.pending[0]:
-            return legal.copy()
-        return []
+            legal = self._legal = self._game._legal(pending)
+        return legal.copy()
 
     def decision_label(self) -> str | None:
         if self.pending is None:
@@ -312,6 +323,26 @@ class State:
 
     def apply_action(self, action: Any) -> None:
         """Take an action: one of ``legal_actions()``, its text, or its index."""
+        pending = self.pending
+        try:                # an Action of this decision and seat that knows its option, if legal now
+            fast = action.row is self._game._acts[pending[1]][pending[0]] and action.value in pending[2]
+        except (AttributeError, TypeError):     # a text, a number, a numbered Action; or the game is over
+            fast = False
+        if fast:
+            text, value = action.text, action.value
+        else:
+            text, value = self._pick(action)
+        self.steps = (self.steps, text)      # the history, a linked list clones share
+        self.pending = self._legal = None
+        self.budget = MAX_STEPS
+        try:                # the decision's entry, given the value; the run loop only if the frames changed
+            if self._game._entries[pending[1]](self, self.frames[-1], value) != STOP:
+                self._go_on()
+        except Exception as e:
+            self._failed(e)
+
+    def _pick(self, action) -> tuple:
+        """(text, option) of one of the legal actions, given as itself, its text or its index."""
         legal = self._legal
         if legal is None:
             legal = self._legal_to_apply()
@@ -319,19 +350,7 @@ class State:
             idx = legal.index(action)
         except ValueError:  # a number, or not legal
             idx = self._find(action, legal)
-        self.steps = (self.steps, legal[idx].text)    # the history, a linked list clones share
-        F = self.frames[-1]
-        try:                             # a decision's value is the last of its frame's locals
-            F[2][-1] = self.pending[2][idx]
-        except TypeError:                # a tuple shared with a clone: this state's own copy
-            own(F, 2)[-1] = self.pending[2][idx]
-        self.pending = self._legal = None
-        self.budget = MAX_STEPS
-        try:                # the top frame's entry; the run loop only if the frames changed
-            if self._prog.procs[F[0]][F[1]](self, F) != STOP:
-                self._go_on()
-        except Exception as e:
-            self._failed(e)
+        return legal[idx].text, self.pending[2][idx]
 
     def _legal_to_apply(self) -> list:
         if self.pending is None:
@@ -375,15 +394,10 @@ class State:
         opts = pending[2]
         if not 0 <= i < len(opts):
             raise GameError(f"action number {i} is out of range (0 to {len(opts) - 1})")
-        F = self.frames[-1]
-        try:                             # a decision's value is the last of its frame's locals
-            F[2][-1] = opts[i]
-        except TypeError:                # a tuple shared with a clone: this state's own copy
-            own(F, 2)[-1] = opts[i]
         self.pending = self._legal = None
         self.budget = MAX_STEPS
         try:                             # as in apply_action
-            if self._prog.procs[F[0]][F[1]](self, F) != STOP:
+            if self._game._entries[pending[1]](self, self.frames[-1], opts[i]) != STOP:
                 self._go_on()
         except Exception as e:
             self._failed(e)
@@ -590,10 +604,10 @@ class State:
         prog = game.program
         try:
             fmt = data.get("format")
-            if isinstance(fmt, str) and fmt.startswith("rulesrun-state/") and fmt != STATE_FORMAT:
+            if isinstance(fmt, str) and fmt.startswith("rulesrun-state/") and fmt not in (STATE_FORMAT, *_OLD_FORMATS):
                 raise GameError(f"this state was saved by another version of rulesrun (format {fmt!r}; this "
                                 f"version reads {STATE_FORMAT!r}): replay its game from the seed and history")
-            if fmt != STATE_FORMAT:
+            if fmt != STATE_FORMAT and fmt not in _OLD_FORMATS:
                 raise GameError(f"not a saved rulesrun state (format {fmt!r})")
             if data.get("game") != prog.title or data.get("players") != prog.players or \
                     tuple(data.get("variants", ())) != tuple(prog.variants):
@@ -612,6 +626,8 @@ class State:
             S.cv = [list(v) for v in data["cv"]]
             S.frames = [[int(F[0]), int(F[1]), list(F[2])] for F in data["frames"]]
             S.pending = None if data["pending"] is None else list(data["pending"])
+            if fmt == "rulesrun-state/2" and S.pending is not None and S.frames:
+                S.frames[-1][2].pop()   # format 2 kept a slot for the decision's value at the end
             S.rng = int(data["rng"])
             S.steps = steps_of(data["hist"])
             node = None
@@ -635,6 +651,11 @@ class State:
     def __repr__(self):
         who = "over" if self.pending is None else f"Player {self.pending[0] + 1} to move"
         return f"<State of {self._prog.title}: {who}, {steps_count(self.steps)} steps>"
+
+
+def _resume_at_frame(S: "State", F: list, value):
+    """The entry of a decision compiled at more than one place: the one the frame's label names."""
+    return S._prog.procs[F[0]][F[1]](S, F, value)
 
 
 def _same_rows(a: list, b: list) -> bool:
