@@ -294,7 +294,8 @@ class _Writer:
         out = self.block(s.pre)
         saved = [_n(f"l{i}") for i in s.saved]     # a decision's value is passed to the entry
         frame = ast.Subscript(value=_n("F"), slice=ast.Constant(value=2), ctx=ast.Store())
-        out.append(_assign(frame, ast.List(elts=saved, ctx=ast.Load())))
+        # a tuple (one allocation; clones share it): the frame's locals are never changed in place
+        out.append(_assign(frame, ast.Tuple(elts=saved, ctx=ast.Load())))
         out.append(_assign(ast.Subscript(value=_n("F"), slice=ast.Constant(value=1), ctx=ast.Store()),
                            ast.Constant(value=s.label)))
         if s.kind == "decision":

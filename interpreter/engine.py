@@ -40,7 +40,7 @@ class Action(str):
 
     __slots__ = ("player", "text", "value", "row")
 
-    def __new__(cls, text: str, player: int, value: Any = None, row: "_Actions | None" = None):
+    def __new__(cls, text: str, player: int, value: Any = None, row: Any = False):
         self = str.__new__(cls, text)
         self.player = player
         self.text = text        # the plain str, which the history keeps
@@ -52,18 +52,19 @@ class _Actions(dict):
     """One seat's Actions for one decision: option -> Action, each made the first time it is asked
     for (a list option is looked up as a tuple, by Game._legal)."""
 
-    __slots__ = ("label", "display", "player", "whole", "keyed")
+    __slots__ = ("label", "display", "player", "whole", "keyed", "lookup")
 
     def __init__(self, decision, player: int):
         super().__init__()
         self.label, self.display, self.player = decision.label, decision.display, player
         self.whole = decision.whole_text
         self.keyed = False      # options are their own keys and never numbered (Game._lookups)
+        self.lookup = self.__getitem__   # option -> Action: this, or a list by card id (Game)
 
     def __missing__(self, option):
         action = self[option] = self.make(option)
         if self.keyed:          # apply_action's fast path: the Action knows its option and table
-            action.value, action.row = option, self
+            action.value, action.row = option, self.lookup
         return action
 
     def make(self, value) -> Action:
@@ -95,11 +96,16 @@ class Game:
         self._unique = [d.unique_texts for d in program.decisions]   # known never to read alike
         # for decisions whose options need no numbering and are not lists, each seat's lookup
         # option -> Action (made on first use); else None
-        self._lookups = [[row.__getitem__ for row in rows] if u and not ls else None
-                         for rows, u, ls in zip(self._acts, self._unique, self._listy)]
-        for rows, lookups in zip(self._acts, self._lookups):
+        ncards = len(program.card_names)
+        for d, rows, u, ls in zip(program.decisions, self._acts, self._unique, self._listy):
             for row in rows:
-                row.keyed = lookups is not None
+                row.keyed = bool(u and not ls)
+                if row.keyed and d.type == "card":   # every card's Action made now, found by its id
+                    table = [row[c] for c in range(ncards)]
+                    row.lookup = table.__getitem__
+                    for a in table:
+                        a.row = row.lookup
+        self._lookups = [[row.lookup for row in rows] if rows and rows[0].keyed else None for rows in self._acts]
         # the generated entry each decision resumes at, called with the chosen value
         self._entries = [d.entry or _resume_at_frame for d in program.decisions]
         # the state values a new game starts with (State._start copies them)
@@ -219,7 +225,9 @@ class State:
     """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
 
     __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng", "shown",
-                 "steps", "ann", "forced", "_legal", "budget", "ret")
+                 "steps", "ann", "forced", "_legal", "_row", "budget", "ret")
+    # _legal: the open decision's Actions where they need numbering (else made per call); _row: the
+    # lookup legal_actions() used, by which apply_action knows an Action of this decision and seat
 
     # ── creation ───────────────────────────────────────────────────────────
     @classmethod
@@ -248,7 +256,7 @@ class State:
         S.ann = None
         S.shown = {}             # (part, var, index) -> value, for state values the rules revealed
         S.forced = forced
-        S._legal = None
+        S._legal = S._row = None
         S._run()
         return S
 
@@ -310,7 +318,11 @@ class State:
             return []
         lookups = self._game._lookups[pending[1]]
         if lookups is not None:     # options that need no numbering: each its seat's cached Action, in C
-            return list(map(lookups[pending[0]], pending[2]))
+            get = self._row = lookups[pending[0]]     # apply_action knows these Actions by it
+            try:
+                return list(map(get, pending[2]))
+            except TypeError:       # none among cards (looked up by id): Game._legal makes its Action
+                self._row = None
         legal = self._legal
         if legal is None:
             legal = self._legal = self._game._legal(pending)
@@ -324,8 +336,8 @@ class State:
     def apply_action(self, action: Any) -> None:
         """Take an action: one of ``legal_actions()``, its text, or its index."""
         pending = self.pending
-        try:                # an Action of this decision and seat that knows its option, if legal now
-            fast = action.row is self._game._acts[pending[1]][pending[0]] and action.value in pending[2]
+        try:                # an Action from legal_actions() of this decision and seat, if legal now
+            fast = action.row is self._row and action.value in pending[2]
         except (AttributeError, TypeError):     # a text, a number, a numbered Action; or the game is over
             fast = False
         if fast:
@@ -333,7 +345,7 @@ class State:
         else:
             text, value = self._pick(action)
         self.steps = (self.steps, text)      # the history, a linked list clones share
-        self.pending = self._legal = None
+        self.pending = self._legal = self._row = None
         self.budget = MAX_STEPS
         try:                # the decision's entry, given the value; the run loop only if the frames changed
             if self._game._entries[pending[1]](self, self.frames[-1], value) != STOP:
@@ -394,7 +406,7 @@ class State:
         opts = pending[2]
         if not 0 <= i < len(opts):
             raise GameError(f"action number {i} is out of range (0 to {len(opts) - 1})")
-        self.pending = self._legal = None
+        self.pending = self._legal = self._row = None
         self.budget = MAX_STEPS
         try:                             # as in apply_action
             if self._game._entries[pending[1]](self, self.frames[-1], opts[i]) != STOP:
@@ -564,7 +576,7 @@ class State:
         S.shown = self.shown        # never changed in place: 'reveal' assigns a new dict
         forced = self.forced
         S.forced = [f[:] for f in forced] if forced else forced
-        S._legal = self._legal
+        S._legal, S._row = self._legal, self._row
         return S
 
     def _data(self) -> dict:
@@ -636,7 +648,7 @@ class State:
             S.ann = node
             S.forced = [[int(f[0]), list(f[1])] for f in data.get("stacked", [])]
             S.shown = {(str(p), int(i), k): v for p, i, k, v in data.get("shown", [])}
-            S._legal = None
+            S._legal = S._row = None
             if len(S.z) != len(prog.zones) or len(S.loc) != len(prog.card_names):
                 raise GameError("the saved state does not fit this game's zones and cards")
             return S
