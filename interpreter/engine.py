@@ -38,7 +38,7 @@ class Action(str):
     An Action of a decision whose options need no numbering also knows its option (``value``) and
     the table it was made for (``row``), so that ``apply_action`` takes it without a search."""
 
-    __slots__ = ("player", "text", "value", "row")
+    __slots__ = ("player", "text", "value", "row", "entry")
 
     def __new__(cls, text: str, player: int, value: Any = None, row: Any = False):
         self = str.__new__(cls, text)
@@ -52,7 +52,7 @@ class _Actions(dict):
     """One seat's Actions for one decision: option -> Action, each made the first time it is asked
     for (a list option is looked up as a tuple, by Game._legal)."""
 
-    __slots__ = ("label", "display", "player", "whole", "keyed", "lookup")
+    __slots__ = ("label", "display", "player", "whole", "keyed", "lookup", "entry")
 
     def __init__(self, decision, player: int):
         super().__init__()
@@ -60,11 +60,12 @@ class _Actions(dict):
         self.whole = decision.whole_text
         self.keyed = False      # options are their own keys and never numbered (Game._lookups)
         self.lookup = self.__getitem__   # option -> Action: this, or a list by card id (Game)
+        self.entry = None       # the generated entry the decision resumes at (Game._entries)
 
     def __missing__(self, option):
         action = self[option] = self.make(option)
         if self.keyed:          # apply_action's fast path: the Action knows its option and table
-            action.value, action.row = option, self.lookup
+            action.value, action.row, action.entry = option, self.lookup, self.entry
         return action
 
     def make(self, value) -> Action:
@@ -96,18 +97,18 @@ class Game:
         self._unique = [d.unique_texts for d in program.decisions]   # known never to read alike
         # for decisions whose options need no numbering and are not lists, each seat's lookup
         # option -> Action (made on first use); else None
+        # the generated entry each decision resumes at, called with the chosen value
+        self._entries = [d.entry or _resume_at_frame for d in program.decisions]
         ncards = len(program.card_names)
-        for d, rows, u, ls in zip(program.decisions, self._acts, self._unique, self._listy):
+        for d, rows, u, ls, entry in zip(program.decisions, self._acts, self._unique, self._listy, self._entries):
             for row in rows:
-                row.keyed = bool(u and not ls)
+                row.keyed, row.entry = bool(u and not ls), entry
                 if row.keyed and d.type == "card":   # every card's Action made now, found by its id
                     table = [row[c] for c in range(ncards)]
                     row.lookup = table.__getitem__
                     for a in table:
                         a.row = row.lookup
         self._lookups = [[row.lookup for row in rows] if rows and rows[0].keyed else None for rows in self._acts]
-        # the generated entry each decision resumes at, called with the chosen value
-        self._entries = [d.entry or _resume_at_frame for d in program.decisions]
         # the state values a new game starts with (State._start copies them)
         ncards = len(program.card_names)
         g0 = [v.initial for v in program.globals]
@@ -335,20 +336,29 @@ class State:
 
     def apply_action(self, action: Any) -> None:
         """Take an action: one of ``legal_actions()``, its text, or its index."""
-        pending = self.pending
         try:                # an Action from legal_actions() of this decision and seat, if legal now
-            fast = action.row is self._row and action.value in pending[2]
+            fast = action.row is self._row and action.value in self.pending[2]
         except (AttributeError, TypeError):     # a text, a number, a numbered Action; or the game is over
             fast = False
-        if fast:
-            text, value = action.text, action.value
-        else:
-            text, value = self._pick(action)
-        self.steps = (self.steps, text)      # the history, a linked list clones share
+        if not fast:
+            return self._apply(*self._pick(action))
+        self.steps = (self.steps, action.text)      # the history, a linked list clones share
         self.pending = self._legal = self._row = None
         self.budget = MAX_STEPS
         try:                # the decision's entry, given the value; the run loop only if the frames changed
-            if self._game._entries[pending[1]](self, self.frames[-1], value) != STOP:
+            if action.entry(self, self.frames[-1], action.value) != STOP:
+                self._go_on()
+        except Exception as e:
+            self._failed(e)
+
+    def _apply(self, text: str, value) -> None:
+        """apply_action for an action given by its text or number, or one that needs numbering."""
+        did = self.pending[1]
+        self.steps = (self.steps, text)
+        self.pending = self._legal = self._row = None
+        self.budget = MAX_STEPS
+        try:
+            if self._game._entries[did](self, self.frames[-1], value) != STOP:
                 self._go_on()
         except Exception as e:
             self._failed(e)
