@@ -122,7 +122,8 @@ class Reveal(ast.stmt):
 
 class Stop(ast.stmt):
     """A place where a resumable procedure stops: ``kind`` "decision" (``pre`` opens it and the
-    procedure returns STOP; the engine writes the chosen value into ``chosen`` on resuming) or
+    procedure returns STOP; on resuming, the engine passes the chosen value to the entry, whose
+    third parameter is ``chosen``) or
     "call" (``pre`` pushes the callee's frame; it is run as a Python call to ``callee``'s first
     entry when the stack is shallow, and the caller carries on if it is done). ``saved``: the
     frame locals kept over the stop, worked out by the liveness pass."""
@@ -138,8 +139,8 @@ class Stop(ast.stmt):
 
 
 class Load(ast.stmt):
-    """The start of the entry that resumes at ``label``: the saved locals (and the chosen value)
-    are read back from the frame."""
+    """The start of the entry that resumes at ``label``: the saved locals are read back from the
+    frame (a decision's chosen value is the entry's argument)."""
     _fields = ()
 
     def __init__(self, stop: Stop = None):

@@ -6,8 +6,8 @@ nodes, numbered 1, 2, ... in the order of the text. It runs over a frame
 
 - entry 0 starts it: the locals are read from the frame (the arguments), and the body runs as
   written — straight code, as if written by hand.
-- entry k resumes after stop k: the locals kept at the stop are read back (with the value the
-  engine wrote for a decision), then the rest of the innermost block runs, then each loop around
+- entry k resumes after stop k: the locals kept at the stop are read back (a decision's chosen
+  value is the entry's argument, ``dsl.emit``), then the rest of the innermost block runs, then each loop around
   the stop from its test, then what follows each enclosing statement, out to the end.
 
 ``liveness`` works out, for each stop, the frame locals that may be read after resuming there
@@ -104,8 +104,8 @@ def _stmt(s, after: set, found: dict) -> set:
 
 
 def liveness(body: list) -> None:
-    """Set each stop's ``saved`` locals (and its decision's slot: the chosen value comes after
-    them in the frame)."""
+    """Set each stop's ``saved`` locals (and its decision's slot, the place after them: the chosen
+    value is no longer kept there, but passed to the entry)."""
     found: dict = {}
     try:
         while True:   # a stop keeps what is live where it resumes: go round until that settles
