@@ -340,39 +340,32 @@ class State:
             fast = action.row is self._row and action.value in self.pending[2]
         except (AttributeError, TypeError):     # a text, a number, a numbered Action; or the game is over
             fast = False
-        if not fast:
-            return self._apply(*self._pick(action))
-        self.steps = (self.steps, action.text)      # the history, a linked list clones share
-        self.pending = self._legal = self._row = None
-        self.budget = MAX_STEPS
-        try:                # the decision's entry, given the value; the run loop only if the frames changed
-            if action.entry(self, self.frames[-1], action.value) != STOP:
-                self._go_on()
-        except Exception as e:
-            self._failed(e)
-
-    def _apply(self, text: str, value) -> None:
-        """apply_action for an action given by its text or number, or one that needs numbering."""
-        did = self.pending[1]
-        self.steps = (self.steps, text)
-        self.pending = self._legal = self._row = None
-        self.budget = MAX_STEPS
-        try:
-            if self._game._entries[did](self, self.frames[-1], value) != STOP:
-                self._go_on()
-        except Exception as e:
-            self._failed(e)
-
-    def _pick(self, action) -> tuple:
-        """(text, option) of one of the legal actions, given as itself, its text or its index."""
-        legal = self._legal
+        if fast:
+            self.steps = (self.steps, action.text)      # the history, a linked list clones share
+            self.pending = self._legal = self._row = None
+            self.budget = MAX_STEPS
+            try:            # the decision's entry, given the value; the run loop only if the frames changed
+                if action.entry(self, self.frames[-1], action.value) != STOP:
+                    self._go_on()
+            except Exception as e:
+                self._failed(e)
+            return
+        legal = self._legal     # a text, a number, or an action that needed numbering
         if legal is None:
             legal = self._legal_to_apply()
         try:                # one of legal_actions() (found by identity), or its text
             idx = legal.index(action)
         except ValueError:  # a number, or not legal
             idx = self._find(action, legal)
-        return legal[idx].text, self.pending[2][idx]
+        pending = self.pending
+        self.steps = (self.steps, legal[idx].text)
+        self.pending = self._legal = self._row = None
+        self.budget = MAX_STEPS
+        try:                # as above, with the entry the decision resumes at
+            if self._game._entries[pending[1]](self, self.frames[-1], pending[2][idx]) != STOP:
+                self._go_on()
+        except Exception as e:
+            self._failed(e)
 
     def _legal_to_apply(self) -> list:
         if self.pending is None:
