@@ -89,6 +89,8 @@ def test_the_playable_filter_reads_the_top_card_once_and_fails_as_before_only_wh
     g = make(PLAYABLE)
     src = flow_source(g)
     assert "_e1 = " in src and "if _z[1]:" in src and "_top(" in src     # the fallback keeps it
+    # the card is read only through its tables: the cards that pass, by (led, the top card's rank)
+    assert "list(filter(_k" in src and "_passing[_e1, _e2]" in src
     # the pile is empty. Player 1's cards are each a 4 or Red: the top card is never read
     s = g.new_initial_state(seed=1, stack={"deck": ["Red 1", "Blue 4", "Red 2", "Red 3", "Blue 1", "Green 3"]})
     assert [str(a) for a in s.legal_actions()] == ["play Red 1", "play Blue 4", "play Red 2"]
@@ -110,6 +112,24 @@ def test_with_a_top_card_the_choices_are_those_the_rules_say():
                     if c.endswith(" 4") or c.startswith(led) or c.split()[1] == top.split()[1]]
             assert [str(a) for a in s.legal_actions()] == want
             s.apply_action(s.legal_actions()[-1])
+
+
+def test_the_sets_of_passing_cards_are_worked_out_once_and_only_for_safe_conditions():
+    x = Local(9, "temp")
+    led = Local(0, "frame", rtype="number")
+    cond = boolop("or", compare(sub(K(RANK), x), "==", K(4)), compare(sub(K(RANK), x), "==", led))
+    out = invariants.lower([_filter(cond, x)])[0].value
+    assert out.func.id == "list" and out.args[0].func.id == "filter"       # list(filter(T[l0], Z[2]))
+    passing = out.args[0].args[0].value.value
+    assert isinstance(passing, invariants.Passing) and len(passing) == 0
+    test = passing[2]
+    assert [c for c in range(4) if test(c)] == [1, 3] and len(passing) == 1 and passing[2] is test
+    assert passing.__missing__(1)(0) and not passing.__missing__(1)(2)
+    listy = Local(1, "frame", rtype="list:number")        # a list cannot be a key: left as it was
+    kept = boolop("or", compare(sub(K(RANK), x), "==", K(4)), compare(sub(K(RANK), x), "==", listy))
+    assert isinstance(invariants.lower([_filter(kept, x)])[0].value, Comp)
+    ordered = boolop("or", compare(sub(K(RANK), x), "==", K(4)), compare(sub(K(RANK), x), "<", led))
+    assert isinstance(invariants.lower([_filter(ordered, x)])[0].value, Comp)   # '<' could fail
 
 
 # ── unroll ───────────────────────────────────────────────────────────────────

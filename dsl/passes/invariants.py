@@ -33,8 +33,9 @@ are copied before they change: the entries of a resumable procedure share statem
 from __future__ import annotations
 
 import ast
+import operator
 
-from ..ir import K, Best, Comp, Fn, Local, St, assign, at, boolop, clone, walk_exprs
+from ..ir import K, Best, Comp, Fn, Local, St, assign, at, boolop, call, clone, walk_exprs
 from .loops import Loops
 
 
@@ -73,7 +74,7 @@ class Invariants:
             return None
         old = getattr(s, field)
         new = self.walker._walk(old, visit)
-        if not taken:
+        if new is old:
             return [s]
         changed = clone(s)
         setattr(changed, field, new)
@@ -108,11 +109,125 @@ class Invariants:
             return _each_child(n, visit)
         cond = visit(comp.cond)
         elt = visit(comp.elt) if comp.elt is not None else None
+        passing = _passing(comp, cond, taken)
+        if passing is not None:
+            return passing
         if len(taken) == before:
             return None
         new = clone(comp)
         new.cond, new.elt = cond, elt
         return new
+
+
+# ── the cards that pass, by the values the condition reads ───────────────────────
+_HASHABLE = ("number", "text", "yes/no", "player", "card")
+
+
+class Passing(dict):
+    """The cards that pass a comprehension's condition, for each tuple of the values it reads
+    besides the card: values -> the membership test of that set (a frozenset's bound
+    ``__contains__``), worked out the first time the values are met. The condition reads the card
+    only through its attribute tables and compares only with ``==`` / ``!=`` / ``is`` (``and``,
+    ``or``, ``not``, ``if else``): it cannot fail, so working it out for every card is safe."""
+
+    __slots__ = ("test", "ncards", "what", "test_params")
+    const_suffix = "passing"      # its name in the generated code: _k60_passing[_e1, _e2]
+    MAX = 4096                    # sets kept at most (beyond: worked out, not kept)
+
+    def __init__(self, test, ncards: int, what: str):
+        super().__init__()
+        self.test, self.ncards, self.what = test, ncards, what
+
+    def __missing__(self, values):
+        env = values if isinstance(values, tuple) else (values,)
+        test = self.test
+        found = frozenset(c for c in range(self.ncards) if test(c, env)).__contains__
+        if len(self) < self.MAX:
+            self[values] = found
+        return found
+
+    def __repr__(self):
+        return f"<the cards that pass {self.what}, by the values it reads>"
+
+
+def _passing(comp: Comp, cond, taken: list):
+    """``list(filter(PASSING[values], Z))`` for ``[c for c in Z if cond]`` whose condition reads the
+    card only through attribute tables: or None."""
+    item = comp.target.key()
+    if not (isinstance(comp.elt, Local) and comp.elt.key() == item and isinstance(comp.source, ast.Subscript)
+            and isinstance(comp.source.value, St) and comp.source.value.which == "z"):
+        return None                 # (the items of a zone are its cards' numbers)
+    types = {h: getattr(v, "rtype", None) for h, v in taken}
+    params: list = []               # the values read besides the card: names of temporaries, locals
+    sizes: set = set()
+    terms = [0]
+
+    def build(n):
+        """A function (card, values) -> the value of ``n``; None where ``n`` is not of the shape."""
+        terms[0] += 1
+        if isinstance(n, (ast.Constant, K)) and (n.value is None or type(n.value) in (int, str, bool)):
+            v = n.value
+            return lambda c, env: v
+        if isinstance(n, (ast.Name, Local)):
+            if isinstance(n, Local) and (n.key() == item or n.mode == "temp"):
+                return None
+            rtype = types.get(n.id) if isinstance(n, ast.Name) else n.rtype
+            if rtype is None or not (rtype in _HASHABLE or rtype.startswith("enum:")):
+                return None
+            key = ("name", n.id) if isinstance(n, ast.Name) else n.key()
+            for i, (k, _) in enumerate(params):
+                if k == key:
+                    return lambda c, env, i=i: env[i]
+            params.append((key, n))
+            i = len(params) - 1
+            return lambda c, env: env[i]
+        if isinstance(n, ast.Subscript) and isinstance(n.value, K) and isinstance(n.value.value, (list, tuple)) \
+                and isinstance(n.slice, Local) and n.slice.key() == item:
+            table = n.value.value
+            sizes.add(len(table))
+            return lambda c, env: table[c]
+        if isinstance(n, ast.Compare) and all(isinstance(op, _SAFE_OPS) for op in n.ops):
+            parts = [build(n.left)] + [build(x) for x in n.comparators]
+            if any(p is None for p in parts):
+                return None
+            ops = [_OPS[type(op)] for op in n.ops]
+            if len(ops) == 1:
+                a, b, op = parts[0], parts[1], ops[0]
+                return lambda c, env: op(a(c, env), b(c, env))
+            return lambda c, env: all(op(parts[k](c, env), parts[k + 1](c, env)) for k, op in enumerate(ops))
+        if isinstance(n, ast.BoolOp):
+            parts = [build(v) for v in n.values]
+            if any(p is None for p in parts):
+                return None
+            if isinstance(n.op, ast.And):
+                return lambda c, env: all(p(c, env) for p in parts)
+            return lambda c, env: any(p(c, env) for p in parts)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            inner = build(n.operand)
+            return None if inner is None else (lambda c, env: not inner(c, env))
+        if isinstance(n, ast.IfExp):
+            t, a, b = build(n.test), build(n.body), build(n.orelse)
+            if t is None or a is None or b is None:
+                return None
+            return lambda c, env: a(c, env) if t(c, env) else b(c, env)
+        return None
+    test = build(cond)
+    if test is None or len(sizes) != 1 or terms[0] < 4:
+        return None                 # (one attribute compared with one value: fastpaths' filter)
+    shared = comp.__dict__.get("passing")     # the entries of a procedure share the comprehension:
+    if shared is None or shared.test_params != len(params):       # and so the sets, once worked out
+        shared = comp.passing = Passing(test, sizes.pop(), "a condition")
+        shared.test_params = len(params)
+    table = K(shared)
+    values = [v for _, v in params]
+    key = values[0] if len(values) == 1 else ast.Tuple(elts=values, ctx=ast.Load())
+    members = ast.Subscript(value=table, slice=key, ctx=ast.Load())
+    out = call("list", call("filter", members, comp.source))
+    out.rtype = getattr(comp, "rtype", None)
+    return out
+
+
+_OPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_, ast.IsNot: operator.is_not}
 
 
 def _each_child(node, visit):
