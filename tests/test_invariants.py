@@ -223,3 +223,43 @@ def test_a_move_that_reads_as_a_pick_option_keeps_the_numbering():
     assert [str(a) for a in s.legal_actions()] == ["play Red 1", "play Blue 2", "play Red 1 (2)"]
     s.apply_action("play Red 1 (2)")
     assert s.is_terminal() and s.cards("pile") == []
+
+
+# ── a loop that asks each round ──────────────────────────────────────────────
+def test_a_while_loop_that_asks_in_every_round_spends_no_budget_and_one_that_may_not_does():
+    g = make("""
+        state done: yes/no = no
+        state rounds: number = 0
+        flow:
+            while not done:
+                player 1 chooses:
+                    "stop":
+                        done = yes
+                    "go on":
+                        rounds += 1
+            while rounds < 6:
+                rounds += 1
+                if rounds == 5:
+                    player 2 chooses x from 1 to 2 as "pick"
+            end game
+    """)
+    src = flow_source(g)
+    lines = src.splitlines()
+    spent = [lines[i - 1].strip() for i, line in enumerate(lines) if "S.budget -= 1" in line]
+    assert spent and all(w.startswith("while") and "< 6" in w for w in spent)   # the second loop only:
+    assert any(w.strip().startswith("while not") for w in lines)       # its first round may not ask
+    s = g.new_initial_state(seed=1)
+    for _ in range(3):
+        s.apply_action("go on")
+    s.apply_action("stop")
+    s.apply_action("pick 1")
+    assert s.is_terminal() and s.var("rounds") == 6
+    with pytest.raises(RulesRuntimeError, match="loops too long"):
+        make("""
+            state n: number = 0
+            flow:
+                while n <= 0:
+                    if n > 5:
+                        player 1 chooses x from 1 to 2 as "pick"
+                    n -= 1
+        """).new_initial_state(seed=1)
