@@ -110,8 +110,10 @@ class Invariants:
         cond = visit(comp.cond)
         elt = visit(comp.elt) if comp.elt is not None else None
         passing = _passing(comp, cond, taken)
-        if passing is not None:
-            return passing
+        if passing is not None:     # a value taken out is read once now, in the key: read it there
+            mine = dict(taken[before:])
+            del taken[before:]
+            return _put_back(passing, mine)
         if len(taken) == before:
             return None
         new = clone(comp)
@@ -225,6 +227,13 @@ def _passing(comp: Comp, cond, taken: list):
     out = call("list", call("filter", members, comp.source))
     out.rtype = getattr(comp, "rtype", None)
     return out
+
+
+def _put_back(node, values: dict):
+    """``node`` with the temporaries named in ``values`` replaced by their values."""
+    if isinstance(node, ast.Name) and node.id in values:
+        return values[node.id]
+    return _each_child(node, lambda n: _put_back(n, values))
 
 
 _OPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_, ast.IsNot: operator.is_not}
