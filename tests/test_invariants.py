@@ -263,3 +263,43 @@ def test_a_while_loop_that_asks_in_every_round_spends_no_budget_and_one_that_may
                         player 1 chooses x from 1 to 2 as "pick"
                     n -= 1
         """).new_initial_state(seed=1)
+
+
+# ── the top card taken with pop() ───────────────────────────────────────────
+DRAW = """
+flow:
+    repeat 3 times:
+        player 1 chooses x from 1 to 2 as "draw"
+        if x == 1:
+            move top(deck) to player 1.hand
+        else:
+            move bottom(deck) to bottom of pile
+    end game
+"""
+
+
+def test_the_top_or_bottom_card_is_taken_with_pop_even_from_a_zone_a_clone_shares():
+    g = make(DRAW)
+    src = flow_source(g)
+    assert ".pop()" in src and ".pop(0)" in src and ".remove(" not in src
+    s = g.new_initial_state(seed=1)
+    deck = s.cards("deck")                     # as listed: the bottom card first, the top last
+    twin = s.clone()                           # the zones are shared until changed
+    s.apply_action("draw 1")
+    s.apply_action("draw 2")
+    s.apply_action("draw 1")
+    assert s.cards("hand", 0) == [deck[-1], deck[-2]] and s.cards("pile") == [deck[0]]
+    assert s.cards("deck") == deck[1:-2] and twin.cards("deck") == deck      # the clone is as it was
+    assert s == g.replay(1, s.history())
+    assert all(c in s.z[s.loc[c]] for c in range(len(s.loc)))          # each card knows its zone
+    twin.apply_action("draw 2")
+    assert twin.cards("pile") == [deck[0]] and twin.cards("deck") == deck[1:]
+
+
+def test_the_top_of_an_empty_zone_is_still_the_rules_error():
+    g = make("""
+        flow:
+            move top(pile) to deck
+    """)
+    with pytest.raises(RulesRuntimeError, match=r"top\(\) of an empty zone"):
+        g.new_initial_state(seed=1)
