@@ -49,6 +49,7 @@ class Decisions:
         plan = plan and (plan, _combo_key(key, vt, is_zone))
         pre = self._options(s, who, src, cond, such, key, vt, did, scope, tslot, plan)
         stop = Stop("decision", self._label(), pre, s.pos, scope.ref(slot, vt), decision)
+        stop.sure = bool(is_zone or s.subset)    # a zone's card or a list: never none (dsl.passes.nonnull)
         stop.options = pre[next(i for i, a in enumerate(pre) if isinstance(a, ast.Assign)
                                 and getattr(a.targets[0], "id", "") == "_o")].value   # for the analyses
         return [stop]
