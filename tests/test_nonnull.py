@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 
 import pytest
@@ -105,3 +106,60 @@ def test_a_chooser_that_may_be_nobody_is_still_checked():
     with pytest.raises(RulesRuntimeError, match="nobody is there to choose"):
         g.new_initial_state(seed=1)
 
+
+# ── a procedure written out in its caller reads its arguments, not copies ────────
+CALLS = textwrap.dedent("""
+    game "Calls"
+    players 2
+    kind Suit: Red, Blue
+    cards:
+        suit: Suit
+        rank: number
+        {suit: s, rank: r} for s in Suit, r in 1 to 3
+    zone deck: facedown
+    zone pile: public
+    zone hand per player: owner
+    state total: number = 0
+    procedure turn(who, n):
+        who chooses c from who.hand as "play"
+        move c to pile
+        total += n
+    procedure again(who, n):
+        n = n + 1
+        who chooses c from who.hand as "play"
+        move c to pile
+        total += n
+    flow:
+        shuffle deck
+        deal 2 from deck to hand
+        for p in players:
+            turn(p, 2)
+        for p in players:
+            again(p, 3)
+    score(p) = total
+""")
+
+
+def test_an_inlined_procedure_reads_its_arguments_and_copies_only_what_it_assigns():
+    g = load_game_text(CALLS, 2, path="calls.rules")
+    source = "\n".join(g.program.code.sources.values())
+    assert not re.search(r"^\s*l\d+ = (l\d+|2)$", source, re.M)     # who and turn's n: no copies
+    assert len(set(re.findall(r"^\s*l\d+ = 3$", source, re.M))) == 1  # again assigns its n: a copy
+    assert "+= 2" in source
+    s = g.new_initial_state(seed=2)
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[-1])
+    assert s.returns() == [2 * 2 + 2 * 4] * 2
+
+
+
+def test_a_parameter_assigned_on_one_path_only_keeps_its_check():
+    def param():
+        node = Local(0, "frame")
+        node.param = True
+        return node
+    body = [ast.If(test=sub(St("g"), K(0)), orelse=[], body=[assign(param(), K(2), P)]), _check(param())]
+    assert _checks(nonnull.run(body)) == 1
+    plain = [ast.If(test=sub(St("g"), K(0)), orelse=[], body=[assign(Local(0, "frame"), K(2), P)]),
+             _check(Local(0, "frame"))]         # the same shape without the mark: the check goes
+    assert _checks(nonnull.run(plain)) == 0

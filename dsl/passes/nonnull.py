@@ -22,6 +22,10 @@ def _local(node):
     return node.key() if isinstance(node, Local) and node.mode in _MODES else None
 
 
+def _param(node) -> bool:
+    return getattr(node, "param", False)
+
+
 def _no_none(value) -> bool:
     """Whether a value known when compiling is a sequence with no none in it."""
     return isinstance(value, (list, tuple)) and all(v is not None for v in value)
@@ -79,6 +83,8 @@ def _writes(stmts: list):
             else:
                 read(target)
             return
+        if k not in seen and _param(target):
+            read_first.add(k)                           # a parameter: the caller's value comes first
         seen.add(k)
         writes.append((k, kind, node))
 
