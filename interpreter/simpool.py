@@ -246,22 +246,41 @@ def _end_pool(ex) -> None:
 
 
 def run_games(spec: dict, games: int, jobs: int = 1, backend: str = "local", progress=None,
-              keep_going: bool = False, task=None) -> list[dict]:
+              keep_going: bool = False, task=None, on_record=None) -> list[dict]:
     """Play games 0 … games-1 and return their records in index order. ``spec`` holds the rules
     text and path, players, variants, game parameters (``params``), seats, seed, rotate and max_steps. ``progress(done)`` is
-    called as games finish. Raises ``SimulationIncomplete`` when a game failed or was lost."""
+    called as games finish. ``on_record(record)`` is called with each finished game's record in
+    index order, as soon as every game before it is back (or has failed): so the caller can work
+    on the records while the pool still plays. Raises ``SimulationIncomplete`` when a game failed
+    or was lost; ``on_record`` has then been called with every record it holds."""
     task = task or play_task
     records: dict[int, dict] = {}
     failed: list[dict] = []
     lost: list[int] = []
+    early: dict[int, dict] = {}     # records back before an earlier game's
+    gaps: set[int] = set()          # failed games: on_record skips them
+    cursor = 0
 
     def done(rec):
+        nonlocal cursor
         if "failed" in rec:
             failed.append(rec["failed"])
+            gaps.add(rec["index"])
             if not keep_going:
                 raise _Stop
         else:
             records[rec["index"]] = rec
+            if on_record is not None:
+                early[rec["index"]] = rec
+        if on_record is not None:
+            while True:
+                if cursor in early:
+                    on_record(early.pop(cursor))
+                elif cursor in gaps:
+                    gaps.discard(cursor)
+                else:
+                    break
+                cursor += 1
         if progress:
             progress(len(records) + len(failed))
 
@@ -275,6 +294,8 @@ def run_games(spec: dict, games: int, jobs: int = 1, backend: str = "local", pro
             lost = _run_pool(spec, games, jobs, done, task)
     except _Stop:
         pass
+    for i in sorted(early):         # after a game that never came back (lost), in order
+        on_record(early[i])
     if failed or lost:
         failed.sort(key=lambda f: f["index"])
         raise SimulationIncomplete([records[i] for i in sorted(records)], failed, sorted(lost), games)

@@ -245,6 +245,21 @@ def test_check_with_param_checks_those_values_and_its_replay_repeats_them(rules_
     assert "cannot deal 5 cards" in out and "--param hand_size=5 --param copies=1" in out
 
 
+def test_check_tries_each_parameter_at_its_edges(rules_file, capsys):
+    # copies set: hand_size at 1 and 5, double yes, pace fast, each alone, with the first player count
+    assert main(["check", rules_file, "--players", "2", "--games", "2", "--param", "copies=3"]) == 0
+    err = capsys.readouterr().err
+    for words in ("2 players, copies=3: 2 games", "2 players, copies=3, hand_size=1: 2 games",
+                  "2 players, copies=3, hand_size=5: 2 games", "2 players, copies=3, double=yes: 2 games",
+                  "2 players, copies=3, pace=fast: 2 games"):
+        assert words in err, words
+    assert "hand_size=3" not in err and "double=no" not in err      # the defaults are not tried again
+    # with the defaults alone the file passes; at copies=1 (its lowest) there are 5 cards for two hands of 3
+    assert main(["check", rules_file, "--players", "2", "--games", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "cannot deal" in out and "--param copies=1" in out
+
+
 def test_check_exhaustive_with_param(rules_file, capsys):
     assert main(["check", rules_file, "--exhaustive", "--players", "2", "--param", "hand_size=1"]) == 0
     assert "2 players, hand_size=1" in capsys.readouterr().out

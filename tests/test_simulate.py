@@ -81,8 +81,13 @@ def test_table_and_json_report_everything(tmp_path, capsys):
                   "decisions", "round (at the end)", "vp of a player (at the end)", "size of a hand",
                   "Options chosen", "use", "Invisible", "place it", "face up"):
         assert words in text.out, words
-    data = json.loads(out.read_text())
+    raw = out.read_text()
+    data = json.loads(raw)
     assert data["format"] == "rulesrun-simulate/1"
+    lines = raw.splitlines()                  # each game's record on a line of its own, after the summary
+    first = lines.index(' "records": [')
+    assert [json.loads(line.rstrip(",")) for line in lines[first + 1:first + 9]] == data["records"]
+    assert lines[first + 9:] == [" ]", "}"] and '"summary": {' in raw
     assert data["players"] == 4 and data["games"] == 8 and data["seats"] == ["greedy", "random", "random", "random"]
     s = data["summary"]
     assert set(s) >= {"games", "fair_share", "shared_wins", "seats", "agents", "length", "state", "player_state",
@@ -238,3 +243,39 @@ def _breaks_on_game_5(task):
     if index == 5:
         return {"index": 5, "failed": {"index": 5, "seed": 0, "error": "broken on purpose", "moves": []}}
     return play_task(task)
+
+
+def _slow_early_games(task):
+    """Games 0-3 come back last: the records reach on_record in index order all the same."""
+    import time
+    _, index = task
+    if index < 4:
+        time.sleep(0.3)
+    return {"index": index, "stub": True}
+
+
+def test_on_record_gets_each_record_once_in_index_order_while_the_pool_plays():
+    seen = []
+    records = sim.run_games(_spec(seats=["random"] * 3), 40, jobs=2, task=_slow_early_games, on_record=seen.append)
+    assert [r["index"] for r in seen] == list(range(40)) == [r["index"] for r in records]
+
+
+def test_on_record_skips_failed_games_and_still_gets_every_record():
+    from interpreter import simpool
+    seen = []
+    with pytest.raises(simpool.SimulationIncomplete) as e:
+        sim.run_games(_spec(seats=["random"] * 3, seed=3), 40, jobs=2, keep_going=True, task=_breaks_on_game_5,
+                      on_record=seen.append)
+    assert [r["index"] for r in seen] == [i for i in range(40) if i != 5] == [r["index"] for r in e.value.records]
+
+
+def test_summary_added_a_game_at_a_time_equals_the_summary_of_all():
+    spec = _spec(seats=["greedy", "random", "random"], seed=4)
+    records = sim.run_games(spec, 12, jobs=1)
+    whole = sim.summarise(records, 3)
+    totals = sim.Summary(3)
+    for r in records:
+        totals.add(r)
+    assert totals.result() == whole
+    assert whole["games"] == 12 and whole["agents"]["random"]["seats"] == 24
+    assert sim.summarise([], 3)["seats"][0]["score"] == {"n": 0}

@@ -143,8 +143,7 @@ def _cycle(edges):
 def run_exhaustive(path, players, variants, max_states, max_steps, out, err, seed: int = 0,
                    allow_leaks: bool = False, params: dict | None = None) -> int:
     rules = parse_file(path)
-    configs = configurations(path, players, list(variants), rules, allow_leaks, params)
-    cfg = configs[0]
+    cfg = configurations(path, players, list(variants), rules, allow_leaks, params, bounds=False)[0]
     game = Game(compile_rules(rules, cfg.players, cfg.variants, allow_leaks=allow_leaks, params=cfg.params))
     t0 = time.perf_counter()
     outcome, v, n, moves = explore(game, seed, max_states, max_steps)

@@ -30,7 +30,9 @@ def _text(value) -> str:
 
 
 def configurations(path: str, players, variants: list[str], rules=None, allow_leaks: bool = False,
-                   params: dict | None = None) -> list[Config]:
+                   params: dict | None = None, bounds: bool = True) -> list[Config]:
+    """Each player count (or ``players``) with no variant and with each named variant on its own
+    (or ``variants``), all with ``params``; then, with ``bounds``, the parameters' edge values."""
     rules = rules if rules is not None else parse_file(path)
     decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
     if decl is None:
@@ -45,15 +47,46 @@ def configurations(path: str, players, variants: list[str], rules=None, allow_le
     chosen = sorted(counts) if players in (None, "all") else [int(players)]
     sets = [tuple(variants)] if variants else [()] + [(v.name,) for v in named if v.when is None]
     out = []
+    program = None
     for n in chosen:
         for vs in sets:
             try:
-                compile_rules(rules, n, vs, allow_leaks=allow_leaks, params=params)
+                compiled = compile_rules(rules, n, vs, allow_leaks=allow_leaks, params=params)
             except RulesError as e:
                 if "players, not" in e.message and players in (None, "all"):
                     continue  # a count only some variants allow
                 raise
+            program = program or compiled
             out.append(Config(n, vs, dict(params or {})))
+    if out and bounds:
+        out += _bounds(rules, out[0], program.param_info, allow_leaks)
+    return out
+
+
+def _bounds(rules, first: Config, infos, allow_leaks: bool) -> list[Config]:
+    """A configuration for each value at the edge of a parameter not set on the command line: a
+    number's lowest and highest, each value of a kind or yes/no, the other parameters at their
+    defaults — with the first configuration's players and variants. A value the rules refuse for
+    those players (a parameter's own check) is left out."""
+    out = []
+    for info in infos:
+        if info.name in first.params:
+            continue
+        if info.type == "number":
+            values = [] if info.low is None else [info.low, info.high]
+        elif info.type == "bool":
+            values = [True, False]
+        else:
+            values = list(info.choices)
+        for value in dict.fromkeys(values):
+            if value == info.default:
+                continue
+            params = {**first.params, info.name: value}
+            try:
+                compile_rules(rules, first.players, first.variants, allow_leaks=allow_leaks, params=params)
+            except RulesError:
+                continue
+            out.append(Config(first.players, first.variants, params))
     return out
 
 
