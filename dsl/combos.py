@@ -212,6 +212,9 @@ def _gen_groups(by_key, pattern, pos):
         return [()] if not [p for p in pattern if p] else []
     groups = list(by_key.values())
     sizes = list(map(len, groups))
+    ranked = sorted(sizes, reverse=True)     # the k-th largest group of the hand holds the k-th of the pattern
+    if len(ranked) < len(pattern) or any(map(_lt, ranked, pattern)):
+        return []
     # the keys that can make each group of the pattern (their positions among the keys)
     able = [list(itertools.compress(range(len(groups)), map(need.__le__, sizes))) for need in pattern]
     same = [i for i in range(1, len(pattern)) if pattern[i - 1] == pattern[i]]
@@ -307,30 +310,32 @@ class Plan:
     the decision's tests or None); ``active`` keeps, for each set of the decision's sizes, the
     entries that apply with the shape each generates from (``chosen``) worked out once."""
 
-    __slots__ = ("entries", "active")
+    __slots__ = ("entries", "active", "one_test")
 
     def __init__(self, entries: tuple):
         self.entries = entries
         self.active: dict = {}
+        self.one_test = len({e[3] for e in entries}) <= 1     # every entry has the same test
 
     def __repr__(self):
         return f"Plan({self.entries!r})"
 
-    def now(self, sizes) -> tuple:
-        """The entries that apply for the decision's sizes: (size, shapes, chosen shape, test index)."""
+    def now(self, sizes, n: int) -> tuple:
+        """The entries that apply for the decision's sizes and n items: (size, shapes, chosen shape,
+        test index); one that needs more items than there are makes nothing."""
         out = []
         for size, dyn, shapes, t in self.entries:
             for i in dyn:       # the sizes the entry says must agree (below 0: it makes nothing)
-                n = sizes[i]
+                said = sizes[i]
                 if size is None:
-                    size = n
-                elif n != size:
+                    size = said
+                elif said != size:
                     size = -1
                     break
-            if size is not None and size < 0:
+            if size is not None and (size < 0 or size > n):
                 continue
             out.append((size, shapes, shapes[chosen([x[0] for x in shapes])] if shapes else None, t))
-        out = self.active[sizes] = tuple(out)
+        out = self.active[sizes, n] = tuple(out)
         return out
 
 
@@ -406,9 +411,10 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
     """The options of a combination choice with a ``Plan``, as ``_combos`` gives them; ``sizes``
     and ``tests`` are the values of this decision that the entries refer to by index. ``quiet``:
     none is an empty list, not an error (a choice block's pick, ``_or_none``)."""
-    active = plan.active.get(sizes)
+    n = len(items)
+    active = plan.active.get((sizes, n))
     if active is None:
-        active = plan.now(sizes)
+        active = plan.now(sizes, n)
     if len(active) == 1:        # one entry: no union to make
         size, shapes, best, t = active[0]
         if shapes:
@@ -418,13 +424,21 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
         elif size == 1:
             picks = list(zip(items))
         else:
-            _gen_size(len(items), size, pos)    # (too many: a clear error)
+            _gen_size(n, size, pos)     # (too many: a clear error)
             picks = list(itertools.combinations(items, size))
         test = None if t is None else tests[t]
         if type(test) is tuple and test[4] is None and test[3] is not None and size is not None:
             out = _beating_all(picks, size, *test[:4])
         else:
             out = _passing(picks, test)
+    elif not active:
+        out = []
+    elif plan.one_test:
+        buckets, cands = {}, []
+        for size, shapes, best, t in active:
+            cands.extend(_gen(items, size, shapes, pos, buckets, best))
+        t = active[0][3]
+        out = _passing(_picks(items, cands, False), None if t is None else tests[t])
     else:
         buckets, by_test = {}, {}
         for size, shapes, best, t in active:
