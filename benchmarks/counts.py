@@ -15,6 +15,7 @@ the loop of ``benchmarks/run.py``).
 
     python benchmarks/counts.py                          # every game, a markdown table
     python benchmarks/counts.py games/magic_shop.rules --players 3
+    python benchmarks/counts.py examples/crazy_eights.rules --players 4 --variant one_hand
     python benchmarks/counts.py --json /tmp/counts.json --no-instructions
 
 To compare with an older version: ``git archive OLD | tar -x -C /tmp/old``, copy this file into
@@ -126,6 +127,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="*", help="rules files (default: every shipped game and example)")
     ap.add_argument("--players", type=int, help="player count for the files given (default: as in GAMES, else the fewest)")
+    ap.add_argument("--variant", action="append", default=[], metavar="NAME",
+                    help="a variant of the files given (repeatable), e.g. --variant one_hand for the OpenSpiel pair")
     ap.add_argument("--decisions", type=int, default=1000,
                     help="decisions counted per game, at least (whole games are played; default 1000)")
     ap.add_argument("--no-instructions", action="store_true", help="bytecodes only (no valgrind)")
@@ -138,7 +141,8 @@ def main(argv=None) -> int:
         print(f"decisions {counted(args.child, args.players, variants, args.decisions)}")
         return 0
     known = {p: (n, v) for p, n, v in GAMES}
-    games = [(f, args.players or known.get(f, (None,))[0], known.get(f, (0, ()))[1]) for f in args.files] \
+    games = [(f, args.players or known.get(f, (None,))[0], tuple(args.variant) or known.get(f, (0, ()))[1])
+             for f in args.files] \
         if args.files else [(p, args.players or n, v) for p, n, v in GAMES]
     with_instructions = not args.no_instructions
     if with_instructions and shutil.which("valgrind") is None:

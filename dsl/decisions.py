@@ -93,6 +93,8 @@ class Decisions:
         opts = name("_o")
         pick = next((b for b in s.branches if b.pick is not None), None)
         et, options = T.TEXT, None
+        moves = frozenset(b.text for b in s.branches if b.text is not None)
+        unique = True       # (the parser refuses a move written twice)
         if pick is not None:
             c = pick.pick
             src, et, is_zone = self._source(c.source, scope)
@@ -107,16 +109,18 @@ class Decisions:
                 tslot, saved = scope.push(c.var, et)
                 cond = None if c.cond is None else self._cond(c.cond, scope, "a 'where' condition")
                 scope.pop(c.var, saved)
-                key, _ = self._option_key(et, et, c, is_zone)
+                key, unique = self._option_key(et, et, c, is_zone)
                 listing = self._option_list(c, src, cond, None, key, et, scope, tslot, opts)
                 options = listing[0].value          # the pick's options, for the analyses
             pre.extend(listing)
             if c.label_text is not None:
                 label, show = self._label_display(c, et)
+                unique = False      # a worked-out label may read as a move, or as another option
             else:
                 label, base = c.label or "choose", self.display(et)
                 show = (lambda lab, f: lambda v: f"{lab} {f(v)}")(label, base)
-            moves = frozenset(b.text for b in s.branches if b.text is not None)
+                # a pick's option reads "LABEL ...": a move that does not start so never reads alike
+                unique = unique and not c.subset and not any(m.startswith(label + " ") for m in moves)
             if T.is_enum(et):
                 for b in s.branches:
                     if b.text in self.kinds[et[5:]]:
@@ -146,8 +150,9 @@ class Decisions:
         ctype = "choice:" + et
         cslot = scope.bind(f"choice@{pos.line}:{pos.column}", ctype, pos, self)
         kind = "subset" if pick is not None and pick.pick.subset else T.describe(et) if pick else "move"
+        # options that never read alike take the engine's fast path (Game._lookups), unnumbered
         self.decisions.append(Decision(label, cslot, display, pos, kind, ctype,
-                                       False, whole_text=True,
+                                       unique, whole_text=True,
                                        moves=tuple(b.text for b in s.branches if b.text is not None)))
         pre.append(assign(_S("pending"), ast.List(elts=[p, K(did), opts], ctx=ast.Load()), pos))
         chosen = scope.ref(cslot, ctype)

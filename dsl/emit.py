@@ -307,6 +307,9 @@ class _Writer:
         return [_assign(target, ast.Subscript(value=_n("F"), slice=ast.Constant(value=2), ctx=ast.Load()))]
 
     def _move(self, s: Move) -> list:
+        top = self._move_top(s)
+        if top is not None:
+            return top
         out = []
         card, dest = self.expr(s.card), self.expr(s.dest)
         if not _simple(s.card):
@@ -325,6 +328,11 @@ class _Writer:
                                                        attr="remove", ctx=ast.Load()), card),
                                    _call(ast.Attribute(value=_call(_n("own"), self._st("z"), held), attr="remove",
                                                        ctx=ast.Load()), card), "AttributeError"))
+        return out + self._put(s, card, dest)
+
+    def _put(self, s: Move, card, dest) -> list:
+        """The card (taken from its zone) put on the top or the bottom of ``dest``; its place noted."""
+        out = []
         into = ast.Subscript(value=self._st("z"), slice=dest, ctx=ast.Load())
         into_own = _call(_n("own"), self._st("z"), dest)
         if s.bottom:
@@ -335,6 +343,33 @@ class _Writer:
         out.append(self._shared_or(put, put_own, "AttributeError"))
         out.append(_assign(ast.Subscript(value=self._st("loc"), slice=card, ctx=ast.Store()), dest))
         return out
+
+    def _move_top(self, s: Move):
+        """``move top(Z) to D`` (or the bottom card): taken with ``pop()`` rather than looked for
+        with ``remove()``, which reads the zone from its bottom (the whole stock, to draw its top
+        card). An empty Z fails as before, and D is worked out while the card is still in Z. None
+        when the card is not the top or bottom of a zone."""
+        c = s.card
+        if not (isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "_top" and len(c.args) == 3
+                and isinstance(c.args[1], K) and c.args[1].value in ("top", "bottom")):
+            return None
+        z = c.args[0]
+        if not (isinstance(z, ast.Subscript) and isinstance(z.value, St) and z.value.which == "z"
+                and _simple_index(self.expr(z.slice))):
+            return None
+        out: list = [ast.If(test=ast.UnaryOp(op=ast.Not(), operand=self.expr(z)), orelse=[],
+                            body=[ast.Expr(value=self.expr(c))])]      # _top() of an empty zone: the error
+        dest = self.expr(s.dest)
+        if not _simple(s.dest):
+            out.append(_assign(_n("_d", store=True), dest))
+            dest = _n("_d")
+        end = [] if c.args[1].value == "top" else [ast.Constant(value=0)]
+
+        def take(zone):
+            return _assign(_n("_c", store=True), _call(ast.Attribute(value=zone, attr="pop", ctx=ast.Load()), *end))
+        out.append(self._shared_or(take(self.expr(z)), take(_call(_n("own"), self._st("z"), self.expr(z.slice))),
+                                   "AttributeError"))
+        return out + self._put(s, _n("_c"), dest)
 
     def _move_zone(self, src, dest) -> list:
         """``move_zone(S, src, dest, False)`` (every card of a zone to the top of another) written

@@ -454,7 +454,9 @@ class Statements:
 
     def _s_While(self, s, scope):
         test = self._cond(s.cond, scope, "a 'while' condition")
-        body = self._budget(s.pos) + self.block(s.body, scope)
+        body = self.block(s.body, scope)
+        if not _asks_each_round(body):      # a round that always asks someone spends nothing
+            body = self._budget(s.pos) + body
         return [at(ast.While(test=test, body=body, orelse=[]), s.cond.pos)]
 
     def _spend(self, rounds, pos) -> list:
@@ -511,3 +513,16 @@ def _state_key(node):
             and isinstance(node.value.value, St) and node.value.value.which in ("pv", "cv"):
         return K(node.value.value.which), node.value.slice, node.slice
     return None
+
+
+def _asks_each_round(stmts: list) -> bool:
+    """Whether every way through ``stmts`` reaches a decision before it can leave them: a loop with
+    such a body cannot run on without one (the engine's budget is renewed at each decision)."""
+    for s in stmts:
+        if isinstance(s, Stop) and s.kind == "decision":
+            return True
+        if isinstance(s, ast.If) and s.orelse and _asks_each_round(s.body) and _asks_each_round(s.orelse):
+            return True
+        if any(isinstance(n, (ast.Return, ast.Break, ast.Continue)) for n in ast.walk(s)):
+            return False
+    return False

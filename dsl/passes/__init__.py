@@ -2,7 +2,10 @@
 
 - ``inline``    a small ``define`` written out where it is called, its parameters replaced
 - ``fastpaths`` shapes that run in C: an attribute compared with a value, a list of one attribute
+- ``unroll``    any / all over a few constants (the players) written out; an empty zone as ``not Z``
 - ``loops``     comprehensions a statement always evaluates written as loops before it
+- ``invariants`` what a list comprehension's condition works out alike for every item, worked
+                out once before it (behind ``and`` / ``or`` too, in a form that cannot fail)
 - ``resume``    a resumable procedure cut into one entry per place it can start from, with the
                 frame locals each stop must keep (liveness)
 
@@ -12,13 +15,13 @@
 
 def plain(stmts: list) -> list:
     """The passes for a plain function's statements."""
-    from . import fastpaths, loops
-    return loops.lower([fastpaths.run(s) for s in stmts])
+    from . import fastpaths, invariants, loops, unroll
+    return invariants.lower(loops.lower(unroll.run([fastpaths.run(s) for s in stmts])))
 
 
 def resumable(body: list, labels: int, nslots: int) -> list:
     """The passes for a resumable procedure: the statements of each of its entries."""
-    from . import fastpaths, loops, resume
+    from . import fastpaths, invariants, loops, resume, unroll
     body = [fastpaths.run(s) for s in body]
     resume.liveness(body)
-    return [loops.lower(stmts) for stmts in resume.entries(body, labels, nslots)], body
+    return [invariants.lower(loops.lower(unroll.run(stmts))) for stmts in resume.entries(body, labels, nslots)], body
