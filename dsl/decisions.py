@@ -255,7 +255,7 @@ class Decisions:
             if s.if_able:
                 out.append(at(ast.If(test=not_(opts), orelse=[], body=[assign(opts, call("list", src), pos)]), pos))
         if s.subset and plan is not None:      # a combination: generated from its shapes (dsl/combos.py)
-            out.append(assign(opts, call("_combos", opts, K(None), plan[1], plan[0], kpos), pos))  # the plan tests
+            out.append(assign(opts, self._combo_call(opts, plan[1], plan[0], kpos), pos))  # the plan tests
         elif s.subset:
             out.append(assign(opts, call("_subsets", opts, such or K(None), key or name("_value_key"), kpos), pos))
         else:
