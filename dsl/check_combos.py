@@ -9,12 +9,13 @@ of it that the plan does not understand is simply a filter.
 from __future__ import annotations
 
 import ast
+import copy
 
 import attrs
 
 from . import ast as A
 from . import types as T
-from .combos import chosen
+from .combos import Plan, chosen
 from .ir import K, Comp, Fn, Local, St, call, compare, ifexp, name, walk_exprs
 
 COMBO_AGGREGATES = ("same", "run", "run_round", "groups", "leading")
@@ -163,10 +164,12 @@ class Combinations:
 
     # ── the plan of a combination choice ────────────────────────────────────
     def _combo_plan(self, s, scope, et):
-        """The plan (an IR list) for ``s``'s ``such that``, or None when some way it can hold says
-        nothing about the shape (then every subset is tried, as before). Each entry generates the
-        sets of one shape and tests them with the rest of the ways that have that shape only: the
-        size and the shape it generates from hold for every set it makes, so they are not tested again."""
+        """The plan's entries for ``s``'s ``such that`` (``_combo_call`` makes the call), or None when
+        some way it can hold says nothing about the shape (then every subset is tried, as before).
+        Each entry generates the sets of one shape and tests them with the rest of the ways that have
+        that shape only: the size and the shape it generates from hold for every set it makes, so
+        they are not tested again. An entry: (sizes, shapes, test, the test's key), sizes a list of
+        (size, key) that must agree; a key (``_akey``) tells the same rules text in two entries."""
         branches = self._dnf(s.such_that, 0)
         if branches is None or not branches:
             return None
@@ -178,25 +181,72 @@ class Combinations:
                 order.append(shape)
                 rests[shape] = []
             rests[shape].append([e for e in lits if e not in shape])
-        plan = []
+        plan, tests = [], {}
         for shape in order:
             entry = self._plan_branch(shape, s.var, scope, et)
             if entry is None:
                 return None
-            size, shapes, sure = entry
+            sizes, shapes, sure = entry
             kept = [e for e in shape if not any(e is x for x in sure)]
             ways = [kept + rest for rest in rests[shape]]
-            test = K(None)
+            test, tkey = K(None), None
             if all(ways):               # every way still has something to test
-                # a way that says nothing of the set ('not first_play') is tested once, not per set
-                free = [w for w in ways if all(_plain(x, s.var) for x in w)]
-                rest = [w for w in ways if not any(w is f for f in free)]
-                test = self._plan_test(rest, s.var, scope, et)
-                if free:
-                    gate = self._cond(_any_of(free), scope, "a 'such that' condition")
-                    test = ifexp(gate, K(None), test)
-            plan.append(ast.Tuple(elts=[size, shapes, test], ctx=ast.Load()))
-        return ast.List(elts=plan, ctx=ast.Load())
+                tkey = _akey(ways)
+                if tkey in tests:       # the same test as an entry before (the same rules text)
+                    test = tests[tkey]
+                else:
+                    # a way that says nothing of the set ('not first_play') is tested once, not per set
+                    free = [w for w in ways if all(_plain(x, s.var) for x in w)]
+                    rest = [w for w in ways if not any(w is f for f in free)]
+                    test = self._plan_test(rest, s.var, scope, et)
+                    if free:
+                        gate = self._cond(_any_of(free), scope, "a 'such that' condition")
+                        test = ifexp(gate, K(None), test)
+                    tests[tkey] = test
+            plan.append((sizes, shapes, test, tkey))
+        return plan
+
+    def _combo_call(self, opts, keyfn, plan, kpos):
+        """The call listing a combination choice's options. Shapes known when compiling: one
+        ``dsl.combos.Plan`` constant (its entries, and the sets it generated for a hand, kept), with
+        only the sizes and tests that change between decisions worked out, each once; else the
+        plan as a list built at each decision (``_combos``)."""
+        if not all(isinstance(shapes, K) for _, shapes, _, _ in plan):
+            entries, used = [], set()
+            for sizes, shapes, test, _ in plan:
+                test = copy.deepcopy(test) if id(test) in used else test     # each node once in the tree
+                used.add(id(test))
+                size = K(None)
+                for n, _ in sizes:      # two sizes: the entry holds only where they agree (below 0: skipped)
+                    size = n if isinstance(size, K) and size.value is None else ifexp(compare(size, "==", n), size, K(-1))
+                entries.append(ast.Tuple(elts=[size, shapes, test], ctx=ast.Load()))
+            return call("_combos", opts, K(None), keyfn, ast.List(elts=entries, ctx=ast.Load()), kpos)
+        dsizes, dtests, size_at, test_at, entries = [], [], {}, {}, []
+        for sizes, shapes, test, tkey in plan:
+            const, dyn = None, []
+            for n, nkey in sizes:
+                value = getattr(n, "value", None) if isinstance(n, (K, ast.Constant)) else None
+                if type(value) is int:
+                    if const is not None and const != value:
+                        const = -1
+                    const = value if const is None else const
+                else:
+                    if nkey not in size_at:
+                        size_at[nkey] = len(dsizes)
+                        dsizes.append(n)
+                    dyn.append(size_at[nkey])
+            if const is not None and const < 0:
+                continue                # sizes that never agree (or below 0): the entry makes nothing
+            t = None
+            if not (isinstance(test, K) and test.value is None):
+                key = tkey if tkey is not None else id(test)
+                if key not in test_at:
+                    test_at[key] = len(dtests)
+                    dtests.append(test)
+                t = test_at[key]
+            entries.append((const, tuple(dyn), shapes.value, t))
+        return call("_combos_at", opts, keyfn, K(Plan(tuple(entries))), ast.Tuple(elts=dsizes, ctx=ast.Load()),
+                    ast.Tuple(elts=dtests, ctx=ast.Load()), kpos)
 
     def _plan_test(self, ways, var, scope, et):
         """The test of a plan entry's sets: a function of the set, or the arguments of _beater."""
@@ -242,20 +292,19 @@ class Combinations:
         return [[e]]
 
     def _plan_branch(self, lits, var, scope, et):
-        """(size, shapes, the literals every generated set meets), or None if the way says no shape."""
-        size, shapes, sure, made = None, [], [], []     # made: (kind, literal, exact) of each shape
+        """(sizes, shapes, the literals every generated set meets), or None if the way says no shape;
+        sizes: the (size, its key) the way says, which must all agree."""
+        sizes, shapes, sure, made = [], [], [], []      # made: (kind, literal, exact) of each shape
         for e in lits:
             if isinstance(e, A.Call) and e.func == "empty" and len(e.args) == 1 \
                     and isinstance(e.args[0], A.Name) and e.args[0].id == var:
-                size = K(0) if size is None else ifexp(compare(size, "==", K(0)), size, K(-1))
+                sizes.append((K(0), ("num", 0)))
                 sure.append(e)
             elif isinstance(e, A.Compare) and e.op == "==":
                 for a, b in ((e.left, e.right), (e.right, e.left)):
                     if isinstance(a, A.Call) and a.func == "size" and len(a.args) == 1 \
                             and isinstance(a.args[0], A.Name) and a.args[0].id == var and not _mentions(b, var):
-                        n = self.num(b, scope, "a combination's size")
-                        # two sizes: the branch holds only where they agree (a size below 0 is skipped)
-                        size = n if size is None else ifexp(compare(size, "==", n), size, K(-1))
+                        sizes.append((self.num(b, scope, "a combination's size"), _akey(b)))
                         sure.append(e)
                         break
                     if self._over(a, var, ("groups",)) and not _mentions(b, var):
@@ -272,7 +321,7 @@ class Combinations:
                     parts.append(self._every_key(e, et, scope))
                 shapes.append(ast.Tuple(elts=parts, ctx=ast.Load()))
                 made.append((kind, e, kind != "round"))
-        if size is None and not shapes:
+        if not sizes and not shapes:
             return None
         if made:        # the shape the sets are generated from (dsl.combos.chosen) holds for each
             kind, e, exact = made[chosen([k for k, _, _ in made])]
@@ -280,7 +329,7 @@ class Combinations:
                 sure.append(e)
         fixed = [_fixed(x) for x in shapes]
         shapes = K(tuple(fixed)) if None not in fixed else ast.List(elts=shapes, ctx=ast.Load())
-        return (size if size is not None else K(None), shapes, sure)
+        return (sizes, shapes, sure)
 
     def _shapely(self, e, var) -> bool:
         """Whether a condition says something about the shape (the rest only filters)."""
@@ -335,6 +384,15 @@ def _fixed(shape):
             return None
         out.append(tuple(v.value for v in x.elts))
     return tuple(out)
+
+
+def _akey(e):
+    """A key of rules text that ignores where it is written: equal keys, the same expression."""
+    if isinstance(e, (list, tuple)):
+        return tuple(_akey(x) for x in e)
+    if attrs.has(type(e)):
+        return (type(e).__name__,) + tuple(_akey(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "pos")
+    return (type(e).__name__, e)
 
 
 def _any_of(ways):

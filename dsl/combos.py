@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import itertools
 from math import comb
+from collections import deque
+from operator import lt as _lt
 
 from .program import fail, fail_no_options
 
 MAX_CANDIDATES = 200_000        # sets a plan may generate before testing (a clear error beyond)
 MAX_PLAIN = 16                  # items of a choice whose condition gives no shape (2**16 subsets)
 MAX_GROUP = 16                  # "any number of one key": cards of one key at most
+
+_drain = deque(maxlen=0).extend     # runs an iterator to its end
 
 
 # ── the shape functions (``same(c.rank for c in s)``, ...) ─────────────────
@@ -61,21 +65,17 @@ def _run_round(keys, every):
 
 def _groups(keys):
     """The sizes of the groups of equal keys, largest first: [3, 2] for a full house."""
-    counts = {}
-    for k in keys:
-        counts[k] = counts.get(k, 0) + 1
-    return sorted(counts.values(), reverse=True)
+    keys = keys if type(keys) is list else list(keys)
+    return sorted(map(keys.count, set(keys)), reverse=True)
 
 
 def _leading(keys, pos):
     """The key of the largest group (the highest of equal groups): a full house's three, a pair's rank."""
     if not keys:
         fail("leading(...) of nothing", pos)
-    counts = {}
-    for k in keys:
-        counts[k] = counts.get(k, 0) + 1
-    return max(counts, key=lambda k: (counts[k], k))
-
+    keys = keys if type(keys) is list else list(keys)
+    distinct = set(keys)
+    return max(zip(map(keys.count, distinct), distinct))[1]
 
 # ── comparing two combinations: beats(NEW, OLD, KEY, BOMB) ─────────────────
 MAX_MEMO = 100_000              # combinations whose key a program remembers (then it starts again)
@@ -131,12 +131,10 @@ def _beating(items, cands, S, old, key, kmemo, bomb, bmemo):
 
 # ── the enumerator ──────────────────────────────────────────────────────────
 def _buckets(items, key):
+    """The items' indices by key (keys in the order they first come, indices in order)."""
     out = {}
-    for i, k in enumerate(map(key, items)):
-        if k in out:
-            out[k].append(i)
-        else:
-            out[k] = [i]
+    n = len(items)      # each index appended to its key's list (a new list the first time), in C
+    _drain(map(list.append, map(out.setdefault, map(key, items), map(list, itertools.repeat((), n))), range(n)))
     return out
 
 
@@ -150,11 +148,12 @@ def _gen_size(n, size, pos):
 
 
 def _gen_same(by_key, size, pos):
-    out = [()] if not size else []
+    if size:
+        return list(itertools.chain.from_iterable(map(itertools.combinations, by_key.values(), itertools.repeat(size))))
+    out = [()] if size == 0 else []
+    if size is not None:
+        return out
     for idx in by_key.values():
-        if size is not None:
-            out.extend(itertools.combinations(idx, size) if size else ())
-            continue
         if len(idx) > MAX_GROUP:
             fail(f"too many ways to choose cards of one kind from {len(idx)} (at most {MAX_GROUP}): "
                  f"say the combination's size", pos)
@@ -195,7 +194,7 @@ def _gen_run(by_key, size, ring, pos):
         total += _product_size(choices)
         if total > MAX_CANDIDATES:
             fail(f"too many runs to choose from ({total:,} or more)", pos)
-        out.extend(tuple(sorted(t)) for t in itertools.product(*choices))
+        out.extend(map(tuple, map(sorted, itertools.product(*choices))))
     return out
 
 
@@ -211,25 +210,22 @@ def _gen_groups(by_key, pattern, pos):
     pattern = sorted(pattern, reverse=True)
     if any(p <= 0 for p in pattern):
         return [()] if not [p for p in pattern if p] else []
-    keys = list(by_key)
+    groups = list(by_key.values())
+    sizes = list(map(len, groups))
+    ranked = sorted(sizes, reverse=True)     # the k-th largest group of the hand holds the k-th of the pattern
+    if len(ranked) < len(pattern) or any(map(_lt, ranked, pattern)):
+        return []
+    # the keys that can make each group of the pattern (their positions among the keys)
+    able = [list(itertools.compress(range(len(groups)), map(need.__le__, sizes))) for need in pattern]
+    same = [i for i in range(1, len(pattern)) if pattern[i - 1] == pattern[i]]
     out = []
-
-    def place(i, used, picked, last_of_size):
+    for places in itertools.product(*able):
+        if len(set(places)) < len(places) or (same and any(places[i - 1] > places[i] for i in same)):
+            continue    # each group a different key; groups of one size in the keys' order (each set once)
+        parts = itertools.product(*map(itertools.combinations, map(groups.__getitem__, places), pattern))
+        out.extend(map(tuple, map(sorted, map(itertools.chain.from_iterable, parts))))
         if len(out) > MAX_CANDIDATES:
             fail(f"too many ways to make groups {pattern} ({len(out):,} or more)", pos)
-        if i == len(pattern):
-            out.append(tuple(sorted(picked)))
-            return
-        need = pattern[i]
-        start = last_of_size + 1 if i > 0 and pattern[i - 1] == need else 0
-        for j in range(start, len(keys)):
-            k = keys[j]
-            if k in used or len(by_key[k]) < need:
-                continue
-            for c in itertools.combinations(by_key[k], need):
-                place(i + 1, used | {k}, picked + list(c), j)
-
-    place(0, frozenset(), [], -1)
     return out
 
 
@@ -245,13 +241,15 @@ def chosen(kinds) -> int:
     return best
 
 
-def _gen(items, size, shapes, pos, buckets):
+def _gen(items, size, shapes, pos, buckets, best=None):
     """Candidate index tuples for one branch of the plan (a superset of the sets meeting it, with
     exactly its size, and exactly its chosen shape unless that is a run round the ring);
-    ``buckets``: the items' indices by key, for each key function, kept for the other branches."""
+    ``buckets``: the items' indices by key, for each key function, kept for the other branches;
+    ``best``: the chosen shape, if worked out already."""
     if not shapes:
         return _gen_size(len(items), size, pos)
-    best = shapes[chosen([s[0] for s in shapes])]
+    if best is None:
+        best = shapes[chosen([s[0] for s in shapes])]
     kind = best[0]
     by_key = buckets.get(best[1])
     if by_key is None:
@@ -304,5 +302,182 @@ def _combos(items, test, keyfn, plan, pos):
     return picks
 
 
-COMBO_RUNTIME = {"_combos": _combos, "_same": _same, "_run": _run, "_run_round": _run_round,
+# ── a plan known when compiling ────────────────────────────────────────────
+class Plan:
+    """A combination choice's plan whose shapes are known when compiling (``dsl.check_combos``),
+    held once by the program instead of built at every decision. Its entries: (size or None, the
+    indices of the decision's sizes that must agree with it, its shapes, the index of its test among
+    the decision's tests or None); ``active`` keeps, for each set of the decision's sizes, the
+    entries that apply with the shape each generates from (``chosen``) worked out once."""
+
+    __slots__ = ("entries", "active", "one_test")
+
+    def __init__(self, entries: tuple):
+        self.entries = entries
+        self.active: dict = {}
+        self.one_test = len({e[3] for e in entries}) <= 1     # every entry has the same test
+
+    def __repr__(self):
+        return f"Plan({self.entries!r})"
+
+    def now(self, sizes, n: int) -> tuple:
+        """The entries that apply for the decision's sizes and n items: (size, shapes, chosen shape,
+        test index); one that needs more items than there are makes nothing."""
+        out = []
+        for size, dyn, shapes, t in self.entries:
+            for i in dyn:       # the sizes the entry says must agree (below 0: it makes nothing)
+                said = sizes[i]
+                if size is None:
+                    size = said
+                elif said != size:
+                    size = -1
+                    break
+            if size is not None and (size < 0 or size > n):
+                continue
+            out.append((size, shapes, shapes[chosen([x[0] for x in shapes])] if shapes else None, t))
+        out = self.active[sizes, n] = tuple(out)
+        return out
+
+
+def _picks(items, cands, ordered: bool) -> list:
+    """Index tuples as item tuples, smallest first, then in the items' order, each once."""
+    if not ordered:
+        cands = sorted(set(cands))
+        cands.sort(key=len)
+    return list(map(tuple, map(map, itertools.repeat(items.__getitem__), cands)))
+
+
+def _keys_of(S, picks, key, kmemo) -> list:
+    """beats()'s KEY of each pick, remembered for the program (KEY reads only its cards)."""
+    vals = list(map(kmemo.get, picks))
+    if None in vals:
+        for j, v in enumerate(vals):
+            if v is None:
+                vals[j] = _memo(S, key, list(picks[j]), kmemo)
+    return vals
+
+
+def _passing(picks, test) -> list:
+    """The picks (item tuples) that pass an entry's test, as lists."""
+    if test is None:
+        return list(map(list, picks))
+    if type(test) is not tuple:
+        return list(filter(test, map(list, picks)))
+    return list(map(list, itertools.compress(picks, _mask(picks, test))))
+
+
+def _mask(picks, test):
+    """Whether each pick passes the test (an iterable of truth values), None if all do."""
+    if test is None:
+        return None
+    if type(test) is not tuple:
+        return map(test, map(list, picks))
+    S, old, key, kmemo, bomb, bmemo = test      # beats(s, OLD, KEY, BOMB) alone: OLD's key once
+    if bomb is not None or kmemo is None:
+        return [_beats(S, list(p), old, key, kmemo, bomb, bmemo) for p in picks]
+    sizes, n = set(map(len, picks)), len(old)
+    if n not in sizes:          # none has as many items as OLD
+        return ()
+    vals = list(map(kmemo.get, picks))
+    if None in vals:
+        vals = _keys_of(S, picks, key, kmemo)
+    low = kmemo.get(tuple(old))
+    if low is None:
+        low = _memo(S, key, old, kmemo)
+    right = map(_lt, itertools.repeat(low), vals)
+    if len(sizes) > 1:
+        right = map(_and, right, map(n.__eq__, map(len, picks)))
+    return right
+
+
+def _and(a, b):
+    return a and b
+
+
+def _beating_all(picks, size, S, old, key, kmemo) -> list:
+    """``beats(s, OLD, KEY)`` (no bombs, KEY reads only its cards) of picks all of ``size`` items."""
+    if size != len(old) or not picks:
+        return []
+    vals = list(map(kmemo.get, picks))
+    if None in vals:
+        vals = _keys_of(S, picks, key, kmemo)
+    low = kmemo.get(tuple(old))
+    if low is None:
+        low = _memo(S, key, old, kmemo)
+    return list(map(list, itertools.compress(picks, map(_lt, itertools.repeat(low), vals))))
+
+
+def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
+    """The options of a combination choice with a ``Plan``, as ``_combos`` gives them; ``sizes``
+    and ``tests`` are the values of this decision that the entries refer to by index. ``quiet``:
+    none is an empty list, not an error (a choice block's pick, ``_or_none``)."""
+    n = len(items)
+    active = plan.active.get((sizes, n))
+    if active is None:
+        active = plan.now(sizes, n)
+    if len(active) == 1:        # one entry: no union to make
+        size, shapes, best, t = active[0]
+        if shapes:
+            picks = _picks(items, sorted(_gen(items, size, shapes, pos, {}, best)), True)
+            if size is None:
+                picks.sort(key=len)
+        elif size == 1:
+            picks = list(zip(items))
+        else:
+            _gen_size(n, size, pos)     # (too many: a clear error)
+            picks = list(itertools.combinations(items, size))
+        test = None if t is None else tests[t]
+        if type(test) is tuple and test[4] is None and test[3] is not None and size is not None:
+            out = _beating_all(picks, size, *test[:4])
+        else:
+            out = _passing(picks, test)
+    elif not active:
+        out = []
+    elif plan.one_test:
+        buckets, cands = {}, []
+        for size, shapes, best, t in active:
+            cands.extend(_gen(items, size, shapes, pos, buckets, best))
+        t = active[0][3]
+        out = _passing(_picks(items, cands, False), None if t is None else tests[t])
+    else:
+        buckets, by_test = {}, {}
+        for size, shapes, best, t in active:
+            cands = _gen(items, size, shapes, pos, buckets, best)
+            got = by_test.get(t)
+            if got is None:
+                by_test[t] = set(cands)
+            else:
+                got.update(cands)
+        if len(by_test) == 1:
+            (t, cands), = by_test.items()
+            out = _passing(_picks(items, cands, False), None if t is None else tests[t])
+        else:           # entries with different tests: a set passes if it passes one of its entries'
+            ok = set()
+            for t, cands in by_test.items():
+                cands = list(cands)
+                mask = _mask(_picks(items, cands, True), None if t is None else tests[t])
+                ok.update(cands if mask is None else itertools.compress(cands, mask))
+            out = _passing(_picks(items, ok, False), None)
+    if len(out) > MAX_CANDIDATES:
+        fail(f"too many combinations to choose from ({len(out):,} or more)", pos)
+    if keyfn is not None:       # identical sets once (every item of a zone differs: no key)
+        kept, seen = [], set()
+        for pick in out:
+            key = tuple(sorted(map(keyfn, pick)))
+            if key not in seen:
+                seen.add(key)
+                kept.append(pick)
+        out = kept
+    if not out and not quiet:
+        fail_no_options("no combination satisfies the condition", pos)
+    return out
+
+
+def _combos_at_or_none(items, keyfn, plan, sizes, tests, pos):
+    return _combos_at(items, keyfn, plan, sizes, tests, pos, True)
+
+
+_combos_at.or_none = _combos_at_or_none     # _or_none(_combos_at, ...) without raising and catching
+
+COMBO_RUNTIME = {"_combos": _combos, "_combos_at": _combos_at, "_same": _same, "_run": _run, "_run_round": _run_round,
                  "_groups": _groups, "_leading": _leading, "_beats": _beats}

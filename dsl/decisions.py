@@ -49,6 +49,7 @@ class Decisions:
         plan = plan and (plan, _combo_key(key, vt, is_zone))
         pre = self._options(s, who, src, cond, such, key, vt, did, scope, tslot, plan)
         stop = Stop("decision", self._label(), pre, s.pos, scope.ref(slot, vt), decision)
+        stop.sure = bool(is_zone or s.subset)    # a zone's card or a list: never none (dsl.passes.nonnull)
         stop.options = pre[next(i for i, a in enumerate(pre) if isinstance(a, ast.Assign)
                                 and getattr(a.targets[0], "id", "") == "_o")].value   # for the analyses
         return [stop]
@@ -254,7 +255,7 @@ class Decisions:
             if s.if_able:
                 out.append(at(ast.If(test=not_(opts), orelse=[], body=[assign(opts, call("list", src), pos)]), pos))
         if s.subset and plan is not None:      # a combination: generated from its shapes (dsl/combos.py)
-            out.append(assign(opts, call("_combos", opts, K(None), plan[1], plan[0], kpos), pos))  # the plan tests
+            out.append(assign(opts, self._combo_call(opts, plan[1], plan[0], kpos), pos))  # the plan tests
         elif s.subset:
             out.append(assign(opts, call("_subsets", opts, such or K(None), key or name("_value_key"), kpos), pos))
         else:

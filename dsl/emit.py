@@ -329,8 +329,9 @@ class _Writer:
             dest = _n("_d")
         loc = self._st("loc")
         fail = _call(_n("fail"), self._k("there is no card to move"), self._k(s.pos))
-        out.append(ast.If(test=_compare(card, ast.Is(), ast.Constant(value=None)), body=[ast.Expr(value=fail)],
-                          orelse=[]))
+        if not getattr(s, "card_sure", False):      # dsl.passes.nonnull: the card is never none
+            out.append(ast.If(test=_compare(card, ast.Is(), ast.Constant(value=None)), body=[ast.Expr(value=fail)],
+                              orelse=[]))
         held = ast.Subscript(value=loc, slice=card, ctx=ast.Load())
         out.append(self._shared_or(_call(ast.Attribute(value=ast.Subscript(value=self._st("z"), slice=held,
                                                                            ctx=ast.Load()),

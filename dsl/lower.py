@@ -18,6 +18,7 @@ from .ir import (K, Local, Move, Reveal, St, Stop, assign, at, augassign, binop,
                  name, ret, sub)
 from . import facts
 from .ir import typed, walk_exprs
+from .passes import inline
 from .passes.resume import stops
 from .program import DONE, LOOPS_TOO_LONG, SWITCH, Template
 from .scope import Scope
@@ -156,6 +157,7 @@ class Statements:
         else:
             ref = self.gen.fresh("_P")
         self.proc_index[key] = ref
+        scope.params = set(range(len(params)))     # the first slots: what the caller passes
         args = [scope.ref(scope.bind(p, t, pos, self), t) for p, t in zip(params, arg_types)]
         saved_label, saved_ret = self.next_label, getattr(self, "returning", None)
         self.next_label = 1
@@ -431,11 +433,16 @@ class Statements:
         inner.n = scope.n
         slots = [inner.bind(p, t, d.pos, self) for p, (_, t) in zip(d.params, args)]
         self.inlined += 1
-        out = [assign(inner.ref(k, t), a, s.pos) for k, (a, t) in zip(slots, args)]
         with self._called_from(s.expr, d.name, [t for _, t in args]):
-            out += self.block(d.body, inner)
+            body = self.block(d.body, inner)
         scope.n = inner.n
-        return out
+        # a parameter the body never assigns is its argument (a local or a constant), not a copy
+        written = inline.written(body)
+        same = {inner.ref(k, t).key(): a for k, (a, t) in zip(slots, args)
+                if inline.simple(a) and not isinstance(a, ast.Name) and inner.ref(k, t).key() not in written}
+        inline.replace_locals(body, same)
+        return [assign(inner.ref(k, t), a, s.pos) for k, (a, t) in zip(slots, args)
+                if inner.ref(k, t).key() not in same] + body
 
     # ── control flow ───────────────────────────────────────────────────────
     def _budget(self, pos) -> list:

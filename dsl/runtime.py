@@ -111,6 +111,9 @@ def _subsets(items, test, keyfn, pos):
 def _or_none(make, *args):
     """A choice block's subset pick: no set meeting the condition leaves the named moves (and the
     block says when there is nothing at all to choose)."""
+    quiet = getattr(make, "or_none", None)      # one that says none without an error
+    if quiet is not None:
+        return quiet(*args)
     try:
         return make(*args)
     except NoLegalAction:

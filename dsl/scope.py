@@ -25,11 +25,15 @@ class Scope:
         self.mode = mode
         self.temps: set[int] = set()
         self.alias: dict[int, object] = {}    # an inlined function's parameters: the arguments
+        self.params: set[int] = set()         # a procedure's parameters (dsl.passes.nonnull)
 
     def ref(self, slot: int, rtype: str | None = None):
         if slot in self.alias:
             return copy.copy(self.alias[slot])
-        return Local(slot, "temp" if slot in self.temps else self.mode, rtype)
+        node = Local(slot, "temp" if slot in self.temps else self.mode, rtype)
+        if slot in self.params:
+            node.param = True       # its value comes from the caller (dsl.passes.nonnull)
+        return node
 
     def lookup(self, name):
         return self.slots.get(name)

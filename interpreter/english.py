@@ -16,6 +16,12 @@ _BINOP = {"+": "+", "-": "−", "*": "×", "/": "÷", "mod": "mod"}
 _TIGHTNESS = {"+": 1, "-": 1, "*": 2, "/": 2, "mod": 2}   # how tightly each operator binds
 _AGGREGATE = {"sum": "the sum of", "count": "the number of", "max": "the largest", "min": "the smallest",
               "any": "some", "all": "every"}
+# the shapes of a combination (docs/language.md "Combinations"): {each} is "KEY for each x in S"
+_SHAPES = {"same": "{each} is the same", "run": "{each} form a run (consecutive numbers, none repeated)",
+           "run_round": "{each} form a run (consecutive numbers, none repeated, going round from the highest "
+                        "to the lowest)",
+           "groups": "the sizes of the groups of equal {each} (largest first)",
+           "leading": "the leading {each} (that of the largest group, the highest of equal groups)"}
 
 
 def words(name: str) -> str:
@@ -101,6 +107,8 @@ class English:
         if isinstance(e, A.Aggregate):
             head = _AGGREGATE.get(e.func, words(e.func) + " of")
             cond = f" where {x(e.cond)}" if e.cond is not None else ""
+            if e.func in _SHAPES and e.expr is not None:
+                return _SHAPES[e.func].format(each=f"{x(e.expr)} for each {words(e.var)} in {x(e.source)}{cond}")
             if e.expr is None:
                 return f"{head} {words(e.var)} in {x(e.source)}{cond}"
             return f"{head} {x(e.expr)} for each {words(e.var)} in {x(e.source)}{cond}"
@@ -205,6 +213,13 @@ class English:
             return f"the place of {a[0]} in {a[1]}"
         if f == "item" and len(a) == 2:
             return f"item {a[1]} of {a[0]}"
+        if f == "beats" and len(a) in (3, 4):     # KEY and BOMB name defines: "a higher strength"
+            items = "cards" if any(self._zoneish(v, ctx) for v in e.args[:2]) else "items"
+            text = f"{a[0]} beats {a[1]} (as many {items} and a higher {a[2]}"
+            if len(a) == 4:
+                text += (f"; a {a[3]} beats anything that is not a {a[3]}, whatever its size, and a higher "
+                         f"{a[3]} a lower one")
+            return text + ")"
         return f"{words(f)}({', '.join(a)})"
 
     def _zoneish(self, e, ctx) -> bool:

@@ -35,6 +35,19 @@ BUILTINS = {
     "count": ("count(x in S where C)", "how many items of a source meet the condition"),
     "any": ("any(x in S where C)", "whether some item of a source meets the condition"),
     "all": ("all(e for x in S)", "whether every item of a source meets the condition"),
+    # combinations (docs/language.md "Combinations")
+    "same": ("same(c.rank for c in s)", "whether every item's key is the same (a pair, three of a kind; "
+             "of suits: a flush); yes for an empty list"),
+    "run": ("run(c.rank for c in s)", "whether the keys, sorted, are consecutive numbers, none repeated (a straight)"),
+    "run_round": ("run_round(c.rank for c in s)", "a run that may go round from the highest key to the lowest "
+                  "(K-A-2), the ring being the keys of every card"),
+    "groups": ("groups(c.rank for c in s)", "the sizes of the groups of equal keys, largest first: [3, 2] for "
+               "a full house, [4, 1] for four of a kind and one"),
+    "leading": ("leading(c.rank for c in s)", "the key of the largest group, the highest of equal groups (a full "
+                "house's three, a pair's rank); a runtime error for an empty list"),
+    "beats": ("beats(new, old, KEY) / beats(new, old, KEY, BOMB)", "whether combination new beats old: as many "
+              "items and a higher KEY (the name of a define of one combination giving a number); with BOMB "
+              "(a define giving yes/no), a bomb beats anything that is not a bomb"),
 }
 
 SYMBOL_KINDS = ("kind", "value", "attribute", "card state", "zone", "state", "player state", "team state", "const",

@@ -245,3 +245,33 @@ def test_builtins_match_the_compilers():
     compiler = pytest.importorskip("dsl.builtins", reason="the compiler keeps its builtins elsewhere")
     names = set(compiler.BUILTINS) | set(getattr(compiler, "AGGREGATES", ()))
     assert names <= set(BUILTINS), names - set(BUILTINS)
+
+
+BIG_TWO_PATH = ROOT / "examples" / "big_two.rules"
+
+
+def test_combination_builtins_hover_and_complete():
+    """beats, same, run, run_round, groups, leading: hover shows their one-line doc, completion offers them."""
+    from dsl.check_combos import COMBO_AGGREGATES
+    assert set(COMBO_AGGREGATES) | {"beats"} <= set(BUILTINS)
+    text = BIG_TWO_PATH.read_text(encoding="utf-8")
+    uri = BIG_TWO_PATH.as_uri()
+
+    async def go():
+        async with Session() as s:
+            await s.open(text, uri=uri)
+            doc = T.TextDocumentIdentifier(uri=uri)
+            for needle, word, words in [("beats(play, table, strength)", "beats", "a higher KEY"),
+                                        ("same(c.rank for c in s)", "same", "is the same"),
+                                        ("run(c.rank for c in s) or", "run", "consecutive numbers"),
+                                        ("groups(c.rank for c in s) == [3, 2]", "groups", "largest first"),
+                                        ("leading(c.rank for c in s)", "leading", "the largest group")]:
+                h = await s.client.text_document_hover_async(T.HoverParams(
+                    text_document=doc, position=_pos(text, needle, 2)))
+                assert h is not None and f"{word}(" in h.contents.value and words in h.contents.value, word
+            inside = _pos(text, "    if empty(table):\n        p chooses subset")
+            names = _labels(await s.client.text_document_completion_async(T.CompletionParams(
+                text_document=doc, position=inside)))
+            assert {"beats", "same", "run", "run_round", "groups", "leading"} <= set(names)
+            assert names["beats"].kind == T.CompletionItemKind.Function
+    run(go())

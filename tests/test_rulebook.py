@@ -187,3 +187,22 @@ def test_repl_rules_command_shows_the_rulebook():
     assert "The Magic Shop" in text and "A game for 4 players." in text and "| Eye | 0–8 | 9 |" in text
     assert "Each player in turn, starting with the lead:" in text
     assert "rules " in HELP
+
+
+def test_combinations_read_as_english():
+    """beats(...) and the shape built-ins (same, run, groups, leading) are words, not code."""
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        big_two = to_markdown(Rulebook("examples/big_two.rules").blocks)
+        president = to_markdown(Rulebook("examples/president.rules", variants=("bombs",)).blocks)
+    finally:
+        os.chdir(cwd)
+    rules = [line for line in big_two.splitlines() if not line.startswith(">")]     # not the file's comments
+    assert not [line for line in rules if re.search(r"\b(beats|same|run|groups|leading)\(", line)]
+    assert "it beats the table (as many cards and a higher strength)" in big_two
+    assert "c’s rank for each c in s is the same" in big_two
+    assert "c’s rank for each c in s form a run" in big_two
+    assert "the sizes of the groups of equal c’s rank for each c in s (largest first) is [3, 2]" in big_two
+    assert "the leading c’s rank for each c in s" in big_two
+    assert "s beats the table (as many cards and a higher rank of; a bomb beats anything that is not a bomb" in president

@@ -1,5 +1,7 @@
 """Passes over the IR (``dsl.ir``): each a function from IR to IR, testable on its own.
 
+- ``nonnull``   checks for none dropped where the local can never be none (a seat of the players, a
+                card chosen from a zone)
 - ``inline``    a small ``define`` written out where it is called, its parameters replaced
 - ``fastpaths`` shapes that run in C: an attribute compared with a value, a list of one attribute
 - ``unroll``    any / all over a few constants (the players) written out; an empty zone as ``not Z``
@@ -15,13 +17,13 @@
 
 def plain(stmts: list) -> list:
     """The passes for a plain function's statements."""
-    from . import fastpaths, invariants, loops, unroll
-    return invariants.lower(loops.lower(unroll.run([fastpaths.run(s) for s in stmts])))
+    from . import fastpaths, invariants, loops, nonnull, unroll
+    return invariants.lower(loops.lower(unroll.run(nonnull.run([fastpaths.run(s) for s in stmts]))))
 
 
 def resumable(body: list, labels: int, nslots: int) -> list:
     """The passes for a resumable procedure: the statements of each of its entries."""
-    from . import fastpaths, invariants, loops, resume, unroll
-    body = [fastpaths.run(s) for s in body]
+    from . import fastpaths, invariants, loops, nonnull, resume, unroll
+    body = nonnull.run([fastpaths.run(s) for s in body])
     resume.liveness(body)
     return [invariants.lower(loops.lower(unroll.run(stmts))) for stmts in resume.entries(body, labels, nslots)], body

@@ -53,3 +53,74 @@ def substitute(body, params: list, args: list):
             return node
 
     return Swap().visit(copy.deepcopy(body))
+
+
+# ── a procedure written out in its caller (dsl.lower._inline_call) ───────────────
+_BACK_REFS = ("decision", "stop", "pos")     # attributes that point elsewhere, not to inner expressions
+
+
+def written(stmts: list) -> set:
+    """The keys of the locals that ``stmts`` assign (a loop variable, a chosen value included)."""
+    out: set = set()
+    seen: set = set()
+
+    def targets(t):
+        if isinstance(t, Local):
+            out.add(t.key())
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                targets(e)
+
+    def visit(node):
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                targets(t)
+        elif isinstance(node, (ast.AugAssign, ast.For, ast.comprehension)):
+            targets(node.target)
+        if getattr(node, "chosen", None) is not None:
+            targets(node.chosen)
+        for value in _children(node):
+            visit(value)
+
+    for s in stmts:
+        visit(s)
+    return out
+
+
+def _children(node):
+    for attr, value in vars(node).items():
+        if attr in _BACK_REFS:
+            continue
+        if isinstance(value, ast.AST):
+            yield value
+        elif isinstance(value, list):
+            yield from (v for v in value if isinstance(v, ast.AST))
+
+
+def replace_locals(stmts: list, by_key: dict) -> None:
+    """Each Local whose key is in ``by_key`` replaced, in place, by a copy of its value there."""
+    seen: set = set()
+
+    def swap(value):
+        if isinstance(value, Local) and value.key() in by_key:
+            return copy.copy(by_key[value.key()])
+        visit(value)
+        return value
+
+    def visit(node):
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        for attr, value in list(vars(node).items()):
+            if attr in _BACK_REFS:
+                continue
+            if isinstance(value, ast.AST):
+                setattr(node, attr, swap(value))
+            elif isinstance(value, list):
+                value[:] = [swap(v) if isinstance(v, ast.AST) else v for v in value]
+
+    for s in stmts:
+        visit(s)

@@ -1,0 +1,53 @@
+"""The plan of a combination choice held once by the program (dsl.combos.Plan, issue 15's speed):
+what changes between decisions is worked out once per decision, entries that cannot apply make nothing."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from dsl import combos
+from dsl.runtime import _or_none
+from interpreter import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _calls(game):
+    return [line.strip() for src in game.program.code.sources.values() for line in src.splitlines()
+            if "_combos" in line]
+
+
+def test_big_two_builds_no_plan_at_a_decision():
+    """The seven entries are one constant: the table's size and the beats() test appear once in the call."""
+    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
+    calls = _calls(game)
+    follow = [c for c in calls if "_or_none(_combos_at" in c]
+    lead = [c for c in calls if "_or_none" not in c and "_combos_at(" in c]
+    assert follow and lead
+    for c in follow:
+        assert c.count("len(_z[") == 1 and c.count("(S, ") == 1, c
+    for c in lead:
+        assert c.count("lambda") == 1, c         # the first play's test, once, not once per entry
+    plans = [v for v in game.program.code.ns.values() if isinstance(v, combos.Plan)]
+    assert sorted(len(p.entries) for p in plans) == [7, 7]
+
+
+def test_entries_that_need_more_items_than_there_are_make_nothing(monkeypatch):
+    key = [0, 0, 1, 1, 2].__getitem__
+    plan = combos.Plan(((1, (), (), None), (2, (), (("same", key),), None), (5, (), (("same", key),), None),
+                        (None, (0,), (("same", key),), None)))
+    assert [e[0] for e in plan.now((3,), 3)] == [1, 2, 3]
+    assert [e[0] for e in plan.now((4,), 3)] == [1, 2]      # the said size 4 of 3 items, and the 5, dropped
+    calls = []
+    real = combos._gen
+    monkeypatch.setattr(combos, "_gen", lambda *a: calls.append(a[1]) or real(*a))
+    got = combos._combos_at([0, 1, 2], None, plan, (4,), (), None)
+    assert got == [[0], [1], [2], [0, 1]] and calls == [1, 2]     # no generator ran for the sets of 5 or 4
+
+
+def test_a_choice_block_pick_with_no_combination_does_not_raise(monkeypatch):
+    """_or_none(_combos_at, ...) says none with [], without raising NoLegalAction and catching it."""
+    def boom(*a):
+        raise AssertionError("raised")
+    monkeypatch.setattr(combos, "fail_no_options", boom)
+    plan = combos.Plan(((2, (), (("same", [0, 1, 2].__getitem__),), None),))
+    assert _or_none(combos._combos_at, [0, 1, 2], None, plan, (), (), None) == []
