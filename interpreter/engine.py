@@ -7,7 +7,8 @@
     state.returns()
 
 A state is plain data (lists of ints and strings — see ``dsl.program``), so ``clone`` is a handful
-of list copies, equality is structural, and ``to_json`` / ``State.from_json`` round-trip exactly.
+of list copies, equality is structural, and ``to_json`` / ``State.from_json`` round-trip exactly
+(``interpreter/saved.py``: saving, loading and comparing states).
 """
 from __future__ import annotations
 
@@ -20,10 +21,12 @@ from dsl.params import param_texts
 from dsl.program import MAX_STEPS, RANDOM, STOP, Program  # noqa: F401 (MAX_STEPS: the engine's budget)
 from dsl.program import steps_count, steps_list, steps_of
 
+from . import saved
+from .saved import STATE_FORMAT  # noqa: F401 (the saved state's format, for tools and tests)
+
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
-STATE_FORMAT = "rulesrun-state/3"   # 2: frames hold generated code's labels and live locals;
-#                                    3: without the decision's value (an argument of the entry)
-_OLD_FORMATS = ("rulesrun-state/2",)  # read too: the open decision's frame loses its last local
+_KEPT = 20_000         # Actions kept per seat and decision: a choice of a set of cards has more
+#                        options than a long run should keep (Big Two makes ~10 new ones a game)
 
 
 class GameError(Exception):
@@ -130,7 +133,9 @@ class Game:
         if not all(out):                # options not seen before at this seat
             for i, a in enumerate(out):
                 if a is None:           # keyed by a tuple for a list option, shown from the list
-                    out[i] = row[keys[i]] = row.make(opts[i])
+                    a = out[i] = row.make(opts[i])
+                    if len(row) < _KEPT:    # sets of cards rarely come again: keep the first ones
+                        row[keys[i]] = a
         if not self._unique[did] and len(set(out)) < len(out):
             count: dict = {}                  # different options that read alike: number them
             for i, a in enumerate(out):
@@ -583,80 +588,24 @@ class State:
         return S
 
     def _data(self) -> dict:
-        """The state as fresh JSON-ready lists (big flat lists are sliced; small nested ones converted)."""
-        return {"z": [list(z) for z in self.z], "loc": list(self.loc), "g": _jsonable(self.g),
-                "pv": _jsonable(self.pv), "cv": _jsonable(self.cv), "frames": _jsonable(self.frames),
-                "pending": _jsonable(self.pending), "rng": self.rng, "hist": _jsonable(steps_list(self.steps)),
-                "ann": _log_list(self.ann), "seed": self.seed, "stacked": _jsonable(self.forced),
-                "shown": [[*k, v] for k, v in sorted(self.shown.items(), key=repr)]}
+        """The state as fresh JSON-ready lists."""
+        return saved.data(self)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        same_game = self._prog is other._prog or (
-            self._prog.source == other._prog.source and self._prog.players == other._prog.players
-            and self._prog.variants == other._prog.variants and self._prog.params == other._prog.params)
-        return (same_game and self.pending == other.pending and _same_rows(self.z, other.z)
-                and self.g == other.g and _same_rows(self.pv, other.pv) and _same_rows(self.cv, other.cv)
-                and _same_frames(self.frames, other.frames) and self.rng == other.rng and self.seed == other.seed
-                and self.loc == other.loc and _same_steps(self.steps, other.steps) and self.forced == other.forced
-                and self.shown == other.shown and _same_log(self.ann, other.ann))
+        return saved.same(self, other)
 
     def __hash__(self):
         raise TypeError("states are mutable and cannot be hashed; hash state.to_json() instead")
 
     def to_json(self) -> dict:
-        prog = self._prog
-        d = self._data()
-        d.update({"format": STATE_FORMAT, "game": prog.title, "rules": prog.path,
-                  "players": prog.players, "variants": list(prog.variants)})
-        if prog.params:
-            d["params"] = dict(prog.params)
-        return d
+        return saved.to_json(self)
 
     @classmethod
     def from_json(cls, game: Game, data: dict) -> "State":
-        prog = game.program
-        try:
-            fmt = data.get("format")
-            if isinstance(fmt, str) and fmt.startswith("rulesrun-state/") and fmt not in (STATE_FORMAT, *_OLD_FORMATS):
-                raise GameError(f"this state was saved by another version of rulesrun (format {fmt!r}; this "
-                                f"version reads {STATE_FORMAT!r}): replay its game from the seed and history")
-            if fmt != STATE_FORMAT and fmt not in _OLD_FORMATS:
-                raise GameError(f"not a saved rulesrun state (format {fmt!r})")
-            if data.get("game") != prog.title or data.get("players") != prog.players or \
-                    tuple(data.get("variants", ())) != tuple(prog.variants):
-                raise GameError(f"this state is of {data.get('game')!r} with {data.get('players')} players "
-                                f"and variants {data.get('variants')}, not of {game!r}")
-            if (data.get("params") or {}) != prog.params:
-                raise GameError(f"this state was played with the parameters {data.get('params') or {}}, "
-                                f"not {prog.params}")
-            S = object.__new__(cls)
-            S._game, S._prog = game, prog
-            S.seed = int(data["seed"])
-            S.z = [list(z) for z in data["z"]]
-            S.loc = list(data["loc"])
-            S.g = list(data["g"])
-            S.pv = [list(v) for v in data["pv"]]
-            S.cv = [list(v) for v in data["cv"]]
-            S.frames = [[int(F[0]), int(F[1]), list(F[2])] for F in data["frames"]]
-            S.pending = None if data["pending"] is None else list(data["pending"])
-            if fmt == "rulesrun-state/2" and S.pending is not None and S.frames:
-                S.frames[-1][2].pop()   # format 2 kept a slot for the decision's value at the end
-            S.rng = int(data["rng"])
-            S.steps = steps_of(data["hist"])
-            node = None
-            for tid, vals in data["ann"]:
-                node = (node, tid, *vals)
-            S.ann = node
-            S.forced = [[int(f[0]), list(f[1])] for f in data.get("stacked", [])]
-            S.shown = {(str(p), int(i), k): v for p, i, k, v in data.get("shown", [])}
-            S._legal = S._row = None
-            if len(S.z) != len(prog.zones) or len(S.loc) != len(prog.card_names):
-                raise GameError("the saved state does not fit this game's zones and cards")
-            return S
-        except (KeyError, TypeError, ValueError) as e:
-            raise GameError(f"the saved state is damaged ({type(e).__name__}: {e})") from None
+        """The state saved in ``data`` (``to_json``); a GameError says what does not fit."""
+        return saved.from_json(cls, game, data)
 
     # ── what one seat may see ──────────────────────────────────────────────
     def observation(self, player: int) -> dict:
@@ -673,48 +622,8 @@ def _resume_at_frame(S: "State", F: list, value):
     return S._prog.procs[F[0]][F[1]](S, F, value)
 
 
-def _same_rows(a: list, b: list) -> bool:
-    """Lists of lists equal, whether each inner one is a list or a tuple shared with clones."""
-    return len(a) == len(b) and all(x == y or list(x) == list(y) for x, y in zip(a, b))
-
-
-def _same_frames(a: list, b: list) -> bool:
-    return len(a) == len(b) and all(F[:2] == G[:2] and list(F[2]) == list(G[2]) for F, G in zip(a, b))
-
-
-def _same_steps(a, b) -> bool:
-    return a is b or steps_list(a) == steps_list(b)
-
-
-def _same_log(a, b) -> bool:
-    while a is not b:
-        if a is None or b is None:
-            return False
-        if a[1:] != b[1:]:
-            return False
-        a, b = a[0], b[0]
-    return True
-
-
-def _log_list(node) -> list:
-    out = []
-    while node is not None:
-        out.append([node[1], list(node[2:])])
-        node = node[0]
-    out.reverse()
-    return out
-
-
 def _copy(v):
     return v[:] if isinstance(v, list) else v
-
-
-def _jsonable(v):
-    if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _jsonable(x) for k, x in v.items()}
-    return v
 
 
 def load_game(path: str | Path, players: int | None = None, variants: Iterable[str] = (),

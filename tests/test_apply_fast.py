@@ -136,3 +136,30 @@ def test_none_among_the_options_of_a_card_decision_still_has_its_action():
     s.pending = [p, did, list(opts)]
     s.apply_action(s.legal_actions()[0])
     assert s.current_player() == 1
+
+
+def test_a_seats_actions_for_sets_of_cards_are_kept_only_up_to_a_bound(monkeypatch):
+    """Sets of cards seldom come again (Big Two's five-card hands): their Actions are made on
+    demand past a bound, so a long run does not keep every set it ever offered; play is the same."""
+    from interpreter import engine
+
+    def play(seeds):
+        game = load_game(str(ROOT / "examples" / "big_two.rules"), players=4)
+        seen = []
+        for seed in seeds:
+            pick = random.Random(seed)
+            state = game.new_initial_state(seed=seed)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                seen.append(list(map(str, legal)))
+                state.apply_action(legal[pick.randrange(len(legal))])
+            seen.append((state.returns(), state.history()))
+        return game, seen
+
+    _, unbounded = play(range(3))
+    monkeypatch.setattr(engine, "_KEPT", 10)
+    game, bounded = play(range(3))
+    assert bounded == unbounded
+    listy = [rows for rows, kind in zip(game._acts, game._listy) if kind]
+    assert listy and all(len(row) <= 10 for rows in listy for row in rows)
+    assert max(len(row) for rows in listy for row in rows) == 10
