@@ -22,6 +22,7 @@ from dsl.program import MAX_STEPS, RANDOM, STOP, Program  # noqa: F401 (MAX_STEP
 from dsl.program import steps_count, steps_list, steps_of
 
 from . import saved
+from .actions import Action, _Actions  # noqa: F401 (Action: part of the engine's API)
 from .saved import STATE_FORMAT  # noqa: F401 (the saved state's format, for tools and tests)
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
@@ -31,52 +32,6 @@ _KEPT = 20_000         # Actions kept per seat and decision: a choice of a set o
 
 class GameError(Exception):
     """A misuse of the engine API: an illegal action, a state from another game, ..."""
-
-
-class Action(str):
-    """A legal action: its text is stable, readable, and unique among the legal actions.
-    ``player`` is who takes it; ``text`` is the plain str (what the history keeps). Actions are
-    made once per (seat, option) and shared by every state of a game, so an Action does not know
-    its place among the legal actions: ``state.legal_actions().index(action)`` tells.
-    An Action of a decision whose options need no numbering also knows its option (``value``) and
-    the table it was made for (``row``), so that ``apply_action`` takes it without a search."""
-
-    __slots__ = ("player", "text", "value", "row", "entry")
-
-    def __new__(cls, text: str, player: int, value: Any = None, row: Any = False):
-        self = str.__new__(cls, text)
-        self.player = player
-        self.text = text        # the plain str, which the history keeps
-        self.value, self.row = value, row
-        return self
-
-
-class _Actions(dict):
-    """One seat's Actions for one decision: option -> Action, each made the first time it is asked
-    for (a list option is looked up as a tuple, by Game._legal)."""
-
-    __slots__ = ("label", "display", "player", "whole", "keyed", "lookup", "entry")
-
-    def __init__(self, decision, player: int):
-        super().__init__()
-        self.label, self.display, self.player = decision.label, decision.display, player
-        self.whole = decision.whole_text
-        self.keyed = False      # options are their own keys and never numbered (Game._lookups)
-        self.lookup = self.__getitem__   # option -> Action: this, or a list by card id (Game)
-        self.entry = None       # the generated entry the decision resumes at (Game._entries)
-
-    def __missing__(self, option):
-        action = self[option] = self.make(option)
-        if self.keyed:          # apply_action's fast path: the Action knows its option and table
-            action.value, action.row, action.entry = option, self.lookup, self.entry
-        return action
-
-    def make(self, value) -> Action:
-        """The Action of an option: the decision's label, a space, the value's text (or the whole
-        label worked out for the option, for a label with {expressions})."""
-        if self.whole:
-            return Action(self.display(value), self.player)
-        return Action(f"{self.label} {self.display(value)}", self.player)
 
 
 class Game:
