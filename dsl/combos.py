@@ -290,13 +290,7 @@ def _combos(items, test, keyfn, plan, pos):
     if test is not None:
         picks = [p for p in picks if test(p)]
     if keyfn is not None:       # identical sets once (every item of a zone differs: no key)
-        out, seen = [], set()
-        for pick in picks:
-            key = tuple(sorted(map(keyfn, pick)))
-            if key not in seen:
-                seen.add(key)
-                out.append(pick)
-        picks = out
+        picks = _distinct(picks, keyfn)
     if not picks:
         fail_no_options("no combination satisfies the condition", pos)
     return picks
@@ -461,13 +455,7 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
     if len(out) > MAX_CANDIDATES:
         fail(f"too many combinations to choose from ({len(out):,} or more)", pos)
     if keyfn is not None:       # identical sets once (every item of a zone differs: no key)
-        kept, seen = [], set()
-        for pick in out:
-            key = tuple(sorted(map(keyfn, pick)))
-            if key not in seen:
-                seen.add(key)
-                kept.append(pick)
-        out = kept
+        out = _distinct(out, keyfn)
     if not out and not quiet:
         fail_no_options("no combination satisfies the condition", pos)
     return out
@@ -481,3 +469,14 @@ _combos_at.or_none = _combos_at_or_none     # _or_none(_combos_at, ...) without 
 
 COMBO_RUNTIME = {"_combos": _combos, "_combos_at": _combos_at, "_same": _same, "_run": _run, "_run_round": _run_round,
                  "_groups": _groups, "_leading": _leading, "_beats": _beats}
+
+
+def _distinct(picks: list, keyfn) -> list:
+    """The picks without repeats: two picks are alike when their items' keys are (in any order)."""
+    out, seen = [], set()
+    for pick in picks:
+        key = tuple(sorted(map(keyfn, pick)))
+        if key not in seen:
+            seen.add(key)
+            out.append(pick)
+    return out

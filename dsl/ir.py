@@ -212,6 +212,29 @@ def clone(node):
     return new
 
 
+def with_fields(node, **fields):
+    """A copy of ``node`` with ``fields`` set (the passes copy what they change: entries share statements)."""
+    node = clone(node)
+    for k, v in fields.items():
+        setattr(node, k, v)
+    return node
+
+
+def map_children(node, visit):
+    """``node`` with ``visit`` applied to each of its child expressions (a copy if any changed)."""
+    changed = {}
+    for field, value in ast.iter_fields(node):
+        if isinstance(value, ast.expr):
+            new = visit(value)
+            if new is not value:
+                changed[field] = new
+        elif isinstance(value, list) and any(isinstance(v, ast.expr) for v in value):
+            new = [visit(v) if isinstance(v, ast.expr) else v for v in value]
+            if any(a is not b for a, b in zip(new, value)):
+                changed[field] = new
+    return with_fields(node, **changed) if changed else node
+
+
 def assign(target, value, pos=None):
     return at(ast.Assign(targets=[store(target)], value=value), pos)
 

@@ -36,6 +36,8 @@ import ast
 import operator
 
 from ..ir import K, Best, Comp, Fn, Local, St, assign, at, boolop, call, clone, walk_exprs
+from ..ir import map_children as _each_child
+from ..ir import with_fields as _with
 from .loops import Loops
 
 
@@ -239,26 +241,6 @@ def _put_back(node, values: dict):
 _OPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_, ast.IsNot: operator.is_not}
 
 
-def _each_child(node, visit):
-    """``node`` with ``visit`` applied to each of its child expressions (a copy if any changed)."""
-    changed = {}
-    for field, value in ast.iter_fields(node):
-        if isinstance(value, ast.expr):
-            new = visit(value)
-            if new is not value:
-                changed[field] = new
-        elif isinstance(value, list) and any(isinstance(v, ast.expr) for v in value):
-            new = [visit(v) if isinstance(v, ast.expr) else v for v in value]
-            if any(a is not b for a, b in zip(new, value)):
-                changed[field] = new
-    if not changed:
-        return node
-    node = clone(node)
-    for k, v in changed.items():
-        setattr(node, k, v)
-    return node
-
-
 def _invariant(node, item) -> bool:
     """Whether ``node`` is the same for every item: it reads neither the item nor any loop's
     variable, and holds no function of its own."""
@@ -361,12 +343,6 @@ def _same(a, b) -> bool:
         return _same(a.value, b.value) and _same(a.slice, b.slice)
     return False
 
-
-def _with(node, **fields):
-    node = clone(node)
-    for k, v in fields.items():
-        setattr(node, k, v)
-    return node
 
 
 def lower(stmts: list) -> list:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 from ..ir import Best, Comp, Fn, Local, Move, assign, clone, augassign, at, compare, boolop, name, not_, walk_exprs
+from ..ir import with_fields as _with
 
 _LOWERED = ("any", "all", "count", "sum")
 
@@ -173,12 +174,6 @@ def _const(v):
 def _none():
     return ast.Constant(value=None)
 
-
-def _with(node, **fields):
-    node = clone(node)
-    for k, v in fields.items():
-        setattr(node, k, v)
-    return node
 
 
 def lower(stmts: list) -> list:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 
-from ..ir import K, Comp, Local, St, boolop, clone, not_, walk_exprs
+from ..ir import K, Comp, Local, St, boolop, clone, map_children, not_, walk_exprs
 
 MAX_VALUES = 8      # values written out at most
 MAX_TEST = 24       # nodes in the test (and its 'where') at most
@@ -53,20 +53,7 @@ def _stmt(s):
 
 def _expr(node):
     """``node`` with its children done first, then itself (a copy where anything changed)."""
-    changed = {}
-    for field, value in ast.iter_fields(node):
-        if isinstance(value, ast.expr):
-            new = _expr(value)
-            if new is not value:
-                changed[field] = new
-        elif isinstance(value, list) and any(isinstance(v, ast.expr) for v in value):
-            new = [_expr(v) if isinstance(v, ast.expr) else v for v in value]
-            if any(a is not b for a, b in zip(new, value)):
-                changed[field] = new
-    if changed:
-        node = clone(node)
-        for k, v in changed.items():
-            setattr(node, k, v)
+    node = map_children(node, _expr)
     if isinstance(node, Comp) and node.kind in ("any", "all"):
         return _unrolled(node) or node
     if isinstance(node, ast.Compare):
