@@ -15,7 +15,7 @@ import attrs
 
 from . import ast as A
 from . import types as T
-from .combos import Plan, chosen
+from .combos import KeyMemo, Plan, chosen
 from .ir import K, Comp, Fn, Local, St, call, compare, ifexp, name, walk_exprs
 
 COMBO_AGGREGATES = ("same", "run", "run_round", "groups", "leading")
@@ -139,7 +139,7 @@ class Combinations:
         # a define that reads only its combination (no state) gives the same value for the same cards:
         # it is worked out once per combination for the whole program
         memos = self.__dict__.setdefault("_beats_memos", {})
-        memo = K(memos.setdefault(fname, {})) if self._pure(body) else K(None)
+        memo = K(memos.setdefault(fname, KeyMemo())) if self._pure(body) else K(None)
         return name(fname), memo
 
     def _pure(self, body, seen=None) -> bool:

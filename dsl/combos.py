@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 from math import comb
-from collections import deque
 from operator import lt as _lt
 
 from .program import fail, fail_no_options
@@ -25,7 +24,6 @@ MAX_CANDIDATES = 200_000        # sets a plan may generate before testing (a cle
 MAX_PLAIN = 16                  # items of a choice whose condition gives no shape (2**16 subsets)
 MAX_GROUP = 16                  # "any number of one key": cards of one key at most
 
-_drain = deque(maxlen=0).extend     # runs an iterator to its end
 
 
 # ── the shape functions (``same(c.rank for c in s)``, ...) ─────────────────
@@ -81,6 +79,18 @@ def _leading(keys, pos):
 MAX_MEMO = 100_000              # combinations whose key a program remembers (then it starts again)
 
 
+class KeyMemo(dict):
+    """The memo of a ``beats()`` KEY (or BOMB) that reads only its cards, kept for the program:
+    a tuple of items -> its key; ``one`` holds the key of each single item by the item itself
+    (no tuple to build: a follow of one card looks its hand's keys up in C)."""
+
+    __slots__ = ("one",)
+
+    def __init__(self):
+        super().__init__()
+        self.one = {}
+
+
 def _memo(S, fn, items, memo):
     """fn(S, items), remembered by the items when fn reads nothing of the state (memo is a dict)."""
     if memo is None:
@@ -133,8 +143,13 @@ def _beating(items, cands, S, old, key, kmemo, bomb, bmemo):
 def _buckets(items, key):
     """The items' indices by key (keys in the order they first come, indices in order)."""
     out = {}
-    n = len(items)      # each index appended to its key's list (a new list the first time), in C
-    _drain(map(list.append, map(out.setdefault, map(key, items), map(list, itertools.repeat((), n))), range(n)))
+    i = 0
+    for k in map(key, items):       # a plain loop: quicker than chains of map() in CPython 3.11
+        if k in out:
+            out[k].append(i)
+        else:
+            out[k] = [i]
+        i += 1
     return out
 
 
@@ -149,7 +164,14 @@ def _gen_size(n, size, pos):
 
 def _gen_same(by_key, size, pos):
     if size:
-        return list(itertools.chain.from_iterable(map(itertools.combinations, by_key.values(), itertools.repeat(size))))
+        out = []
+        for idx in by_key.values():
+            if len(idx) >= size:        # most keys have too few items: no combinations() made for them
+                if len(idx) == size:
+                    out.append(tuple(idx))
+                else:
+                    out.extend(itertools.combinations(idx, size))
+        return out
     out = [()] if size == 0 else []
     if size is not None:
         return out
@@ -168,10 +190,10 @@ def _windows(keys, size, ring):
         ks = sorted(keys)
         lengths = [size] if size is not None else range(1, len(ks) + 1)
         for n in lengths:
-            for i in range(len(ks) - n + 1):
-                w = ks[i:i + n]
-                if n and w[-1] - w[0] == n - 1:
-                    yield w
+            if n:
+                for i in range(len(ks) - n + 1):
+                    if ks[i + n - 1] - ks[i] == n - 1:
+                        yield ks[i:i + n]
         return
     present = [k for k in ring if k in keys]
     n_ring = len(ring)
@@ -187,6 +209,8 @@ def _windows(keys, size, ring):
 
 
 def _gen_run(by_key, size, ring, pos):
+    if size and len(by_key) < size:     # fewer keys than the run is long
+        return []
     out = [()] if not size else []
     total = 0
     for w in _windows(set(by_key), size, ring):
@@ -208,8 +232,14 @@ def _product_size(choices):
 def _gen_groups(by_key, pattern, pos):
     """Sets made of groups of equal keys of the given sizes, each group a different key."""
     pattern = sorted(pattern, reverse=True)
-    if any(p <= 0 for p in pattern):
+    if not pattern or pattern[-1] <= 0:
         return [()] if not [p for p in pattern if p] else []
+    top = pattern[0]
+    for idx in by_key.values():     # (most hands have no key with as many items as the largest group)
+        if len(idx) >= top:
+            break
+    else:
+        return []
     groups = list(by_key.values())
     sizes = list(map(len, groups))
     ranked = sorted(sizes, reverse=True)     # the k-th largest group of the hand holds the k-th of the pattern
@@ -392,13 +422,38 @@ def _beating_all(picks, size, S, old, key, kmemo) -> list:
     """``beats(s, OLD, KEY)`` (no bombs, KEY reads only its cards) of picks all of ``size`` items."""
     if size != len(old) or not picks:
         return []
-    vals = list(map(kmemo.get, picks))
-    if None in vals:
-        vals = _keys_of(S, picks, key, kmemo)
     low = kmemo.get(tuple(old))
     if low is None:
         low = _memo(S, key, old, kmemo)
-    return list(map(list, itertools.compress(picks, map(_lt, itertools.repeat(low), vals))))
+    out = []
+    get = kmemo.get
+    for p in picks:
+        v = get(p)
+        if v is None:
+            v = _memo(S, key, list(p), kmemo)
+        if v > low:
+            out.append(list(p))
+    return out
+
+
+def _beating_one(items, S, old, key, kmemo) -> list:
+    """``beats([c], OLD, KEY)`` (no bombs, KEY reads only its cards) for each item c: the single
+    items that beat OLD, as one-item lists, in the items' order."""
+    if len(old) != 1:
+        return []
+    one = kmemo.one
+    low = one.get(old[0])
+    if low is None:
+        low = one[old[0]] = key(S, list(old))
+    try:
+        return [[c] for c in items if one[c] > low]
+    except KeyError:                # an item whose key is not known yet: work out the missing ones
+        if len(one) >= MAX_MEMO:
+            one.clear()
+        for c in items:
+            if c not in one:
+                one[c] = key(S, [c])
+        return [[c] for c in items if one[c] > low]
 
 
 def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
@@ -411,6 +466,14 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
         active = plan.now(sizes, n)
     if len(active) == 1:        # one entry: no union to make
         size, shapes, best, t = active[0]
+        test = None if t is None else tests[t]
+        if size == 1 and not shapes and type(test) is tuple and test[4] is None and type(test[3]) is KeyMemo:
+            out = _beating_one(items, *test[:4])      # a follow of one card: the commonest decision
+            if keyfn is not None:
+                out = _distinct(out, keyfn)
+            if not out and not quiet:
+                fail_no_options("no combination satisfies the condition", pos)
+            return out
         if shapes:
             picks = _picks(items, sorted(_gen(items, size, shapes, pos, {}, best)), True)
             if size is None:
@@ -420,7 +483,6 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
         else:
             _gen_size(n, size, pos)     # (too many: a clear error)
             picks = list(itertools.combinations(items, size))
-        test = None if t is None else tests[t]
         if type(test) is tuple and test[4] is None and test[3] is not None and size is not None:
             out = _beating_all(picks, size, *test[:4])
         else:
@@ -432,7 +494,12 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
         for size, shapes, best, t in active:
             cands.extend(_gen(items, size, shapes, pos, buckets, best))
         t = active[0][3]
-        out = _passing(_picks(items, cands, False), None if t is None else tests[t])
+        if t is None or tests[t] is None:       # (a lead: no test) each set straight from its indices
+            cands = sorted(set(cands))
+            cands.sort(key=len)
+            out = [[items[i] for i in idx] for idx in cands]
+        else:
+            out = _passing(_picks(items, cands, False), tests[t])
     else:
         buckets, by_test = {}, {}
         for size, shapes, best, t in active:
