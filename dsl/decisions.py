@@ -80,7 +80,10 @@ class Decisions:
         plan = plan and (plan, _combo_key(key, vt, is_zone))
         listing = self._option_list(c, src, cond, such, key, vt, scope, tslot, opts, plan)
         made = listing[-1].value        # _combos(...) or _subsets(...): none leaves the moves
-        listing[-1].value = call("_or_none", made.func, *made.args)
+        if isinstance(made.func, ast.Name) and made.func.id == "_combos_at":    # its own quiet form: no wrapper
+            listing[-1].value = call("_combos_at_or_none", *made.args)
+        else:
+            listing[-1].value = call("_or_none", made.func, *made.args)
         return slot, listing, listing[0].value
 
     def _s_ChooseBlock(self, s, scope):

@@ -1,0 +1,113 @@
+"""The quick paths of combination choices (dsl/combos.py): a follow of one card, the buckets of
+items by key, the early stop of shapes a hand cannot make, and a choice block's subset asking
+``_combos_at`` for its quiet form directly. Each gives exactly what the general path gives."""
+from __future__ import annotations
+
+import itertools
+import random
+import sys
+from pathlib import Path
+
+from dsl import combos
+from dsl.combos import KeyMemo, _beating_all, _beating_one, _buckets, _gen_groups, _gen_run
+from dsl.errors import Pos
+from interpreter import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+P = Pos("t.rules", 1, 1)
+VALUE = [(c % 13) * 4 + c // 13 for c in range(52)]     # a card's rank, then its suit
+RANK = [c % 13 for c in range(52)]
+
+
+def _strength(S, cards):
+    return max(VALUE[c] for c in cards)
+
+
+def test_a_follow_of_one_card_offers_the_cards_that_beat_the_table_in_the_hands_order():
+    rng = random.Random(5)
+    memo = KeyMemo()
+    for _ in range(300):
+        hand = rng.sample(range(52), rng.randint(1, 13))
+        table = [rng.choice([c for c in range(52) if c not in hand])]
+        got = _beating_one(hand, None, table, _strength, memo)
+        assert got == [[c] for c in hand if VALUE[c] > VALUE[table[0]]]
+        assert got == _beating_all(list(zip(hand)), 1, None, table, _strength, {})
+    assert memo.one and all(memo.one[c] == VALUE[c] for c in memo.one)     # remembered by the card itself
+    assert _beating_one([1, 2], None, [3, 4], _strength, memo) == []      # a pair is not beaten by one card
+
+
+def test_a_follow_of_one_card_works_out_the_keys_it_has_not_seen_even_after_the_memo_fills(monkeypatch):
+    monkeypatch.setattr(combos, "MAX_MEMO", 4)
+    memo = KeyMemo()
+    calls = []
+
+    def key(S, cards):
+        calls.append(tuple(cards))
+        return _strength(S, cards)
+
+    hand = [0, 13, 26, 39, 5, 18]
+    assert _beating_one(hand, None, [40], key, memo) == [[c] for c in hand if VALUE[c] > VALUE[40]]
+    assert _beating_one(hand, None, [1], key, memo) == [[c] for c in hand if VALUE[c] > VALUE[1]]
+    assert len(memo.one) <= 4 + len(hand) + 1 and (0,) in calls
+
+
+def test_big_twos_follow_uses_the_memo_by_card():
+    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
+    memos = [v for v in game.program.procs[0][0].__globals__.values() if isinstance(v, KeyMemo)]
+    assert memos, "beats()'s memo of a key that reads only its cards is a KeyMemo"
+    rng = random.Random(3)
+    for seed in range(5):
+        s = game.new_initial_state(seed=seed)
+        while not s.is_terminal():
+            a = s.legal_actions()
+            s.apply_action(a[rng.randrange(len(a))])
+    assert any(m.one for m in memos)
+
+
+def test_buckets_hold_each_keys_indices_in_order_keys_in_the_order_they_come():
+    rng = random.Random(2)
+    for _ in range(100):
+        items = rng.sample(range(52), rng.randint(0, 13))
+        got = _buckets(items, RANK.__getitem__)
+        want: dict = {}
+        for i, c in enumerate(items):
+            want.setdefault(RANK[c], []).append(i)
+        assert got == want and list(got) == list(want)
+
+
+def _brute_groups(items, pattern):
+    size = sum(pattern)
+    out = set()
+    for idx in itertools.combinations(range(len(items)), size):
+        counts = sorted((sum(1 for i in idx if RANK[items[i]] == r) for r in {RANK[items[i]] for i in idx}),
+                        reverse=True)
+        if counts == sorted(pattern, reverse=True):
+            out.add(idx)
+    return out
+
+
+def test_groups_stop_early_when_no_key_has_enough_items_and_are_otherwise_every_such_set():
+    rng = random.Random(7)
+    for _ in range(150):
+        items = rng.sample(range(52), rng.randint(0, 9))
+        by_key = _buckets(items, RANK.__getitem__)
+        for pattern in ([3, 2], [4, 1], [2, 2], [3], [2, 1, 1]):
+            got = _gen_groups(by_key, pattern, P)
+            assert len(got) == len(set(got)) and set(got) == _brute_groups(items, pattern), (items, pattern)
+    assert _gen_groups({}, [], P) == [()] and _gen_groups({1: [0]}, [0], P) == [()]
+    assert _gen_groups({1: [0], 2: [1]}, [2], P) == []
+
+
+def test_a_run_longer_than_the_hands_keys_makes_nothing_and_runs_are_found_among_gaps():
+    assert _gen_run({1: [0], 2: [1]}, 3, None, P) == []
+    by_key = {3: [0], 4: [1, 2], 5: [3], 7: [4], 8: [5], 9: [6]}
+    assert sorted(_gen_run(by_key, 3, None, P)) == [(0, 1, 3), (0, 2, 3), (4, 5, 6)]
+
+
+def test_a_choice_blocks_subset_asks_for_the_quiet_form_directly(capsys):
+    from interpreter.cli import main
+    assert main(["compile", str(ROOT / "examples" / "big_two.rules"), "--players", "4", "--emit"]) == 0
+    out = capsys.readouterr().out
+    assert "_o = _combos_at_or_none(_o, None," in out and "_or_none(_combos_at" not in out
+    assert combos.COMBO_RUNTIME["_combos_at_or_none"] is combos._combos_at_or_none
