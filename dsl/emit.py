@@ -113,6 +113,8 @@ class Namespace:
         return [self.ns[f.name] for f in fns]
 
     def _compile(self, fns: list, what: str) -> None:
+        from .passes import peephole
+        peephole.run(fns)
         filename = f"<rules {self.path}: {what}>"
         if filename in self.code_pos:     # the same procedure for other argument types, another value
             filename = f"{filename[:-1]} #{sum(f.startswith(filename[:-1]) for f in self.code_pos) + 1}>"

@@ -11,7 +11,10 @@
 - ``resume``    a resumable procedure cut into one entry per place it can start from, with the
                 frame locals each stop must keep (liveness)
 
-``dsl.compiler`` runs them in that order; ``dsl.emit`` writes what comes out as Python.
+``dsl.compiler`` runs them in that order; ``dsl.emit`` writes what comes out as Python. Then, on
+the Python functions about to be compiled:
+
+- ``peephole``  ``list(x)`` written ``[*x]`` (the same list; CPython 3.11 runs it faster)
 """
 
 
