@@ -331,8 +331,9 @@ class Plan:
     """A combination choice's plan whose shapes are known when compiling (``dsl.check_combos``),
     held once by the program instead of built at every decision. Its entries: (size or None, the
     indices of the decision's sizes that must agree with it, its shapes, the index of its test among
-    the decision's tests or None); ``active`` keeps, for each set of the decision's sizes, the
-    entries that apply with the shape each generates from (``chosen``) worked out once."""
+    the decision's tests or None); ``active`` keeps, for each set of the decision's sizes and each
+    number of items, the entries that apply with the shape each generates from (``chosen``) worked
+    out once."""
 
     __slots__ = ("entries", "active", "one_test")
 
@@ -359,7 +360,8 @@ class Plan:
             if size is not None and (size < 0 or size > n):
                 continue
             out.append((size, shapes, shapes[chosen([x[0] for x in shapes])] if shapes else None, t))
-        out = self.active[sizes, n] = tuple(out)
+        out = tuple(out)
+        self.active.setdefault(sizes, {})[n] = out
         return out
 
 
@@ -461,7 +463,8 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
     and ``tests`` are the values of this decision that the entries refer to by index. ``quiet``:
     none is an empty list, not an error (a choice block's pick, ``_or_none``)."""
     n = len(items)
-    active = plan.active.get((sizes, n))
+    by_n = plan.active.get(sizes)       # by the decision's sizes, then by the number of items
+    active = None if by_n is None else by_n.get(n)
     if active is None:
         active = plan.now(sizes, n)
     if len(active) == 1:        # one entry: no union to make
@@ -494,10 +497,17 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
         for size, shapes, best, t in active:
             cands.extend(_gen(items, size, shapes, pos, buckets, best))
         t = active[0][3]
-        if t is None or tests[t] is None:       # (a lead: no test) each set straight from its indices
+        test = None if t is None else tests[t]
+        if test is None:                # (a lead: no test) each set straight from its indices
             cands = sorted(set(cands))
             cands.sort(key=len)
-            out = [[items[i] for i in idx] for idx in cands]
+            get = items.__getitem__
+            out = [list(map(get, idx)) for idx in cands]
+        elif type(test) is tuple and test[4] is None and test[3] is not None:
+            n = len(test[1])            # beats(s, OLD, KEY) alone: only sets of OLD's size can pass
+            cands = sorted({idx for idx in cands if len(idx) == n})
+            get = items.__getitem__
+            out = _beating_all([tuple(map(get, idx)) for idx in cands], n, *test[:4])
         else:
             out = _passing(_picks(items, cands, False), tests[t])
     else:
