@@ -18,7 +18,7 @@ from .ir import (K, Local, Move, Reveal, St, Stop, assign, at, augassign, binop,
                  name, ret, sub)
 from . import facts
 from .ir import typed, walk_exprs
-from .passes import inline
+from .passes import asks, inline
 from .passes.resume import stops
 from .program import DONE, LOOPS_TOO_LONG, SWITCH, Template
 from .scope import Scope
@@ -525,11 +525,4 @@ def _state_key(node):
 def _asks_each_round(stmts: list) -> bool:
     """Whether every way through ``stmts`` reaches a decision before it can leave them: a loop with
     such a body cannot run on without one (the engine's budget is renewed at each decision)."""
-    for s in stmts:
-        if isinstance(s, Stop) and s.kind == "decision":
-            return True
-        if isinstance(s, ast.If) and s.orelse and _asks_each_round(s.body) and _asks_each_round(s.orelse):
-            return True
-        if any(isinstance(n, (ast.Return, ast.Break, ast.Continue)) for n in ast.walk(s)):
-            return False
-    return False
+    return asks.each_round(stmts)
