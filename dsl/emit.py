@@ -113,6 +113,9 @@ class Namespace:
         return [self.ns[f.name] for f in fns]
 
     def _compile(self, fns: list, what: str) -> None:
+        from .passes import closures
+        for fn in fns:                    # no cells: comprehensions take the locals they read
+            closures.run(fn)
         filename = f"<rules {self.path}: {what}>"
         if filename in self.code_pos:     # the same procedure for other argument types, another value
             filename = f"{filename[:-1]} #{sum(f.startswith(filename[:-1]) for f in self.code_pos) + 1}>"
