@@ -113,7 +113,8 @@ class Namespace:
         return [self.ns[f.name] for f in fns]
 
     def _compile(self, fns: list, what: str) -> None:
-        from .passes import closures
+        from .passes import closures, peephole
+        peephole.run(fns)
         for fn in fns:                    # no cells: comprehensions take the locals they read
             closures.run(fn)
         filename = f"<rules {self.path}: {what}>"

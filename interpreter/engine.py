@@ -186,9 +186,10 @@ class State:
     """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
 
     __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng", "shown",
-                 "steps", "ann", "forced", "_legal", "_row", "budget", "ret")
+                 "steps", "ann", "forced", "_legal", "_row", "budget", "ret", "_lookups")
     # _legal: the open decision's Actions where they need numbering (else made per call); _row: the
-    # lookup legal_actions() used, by which apply_action knows an Action of this decision and seat
+    # lookup legal_actions() used, by which apply_action knows an Action of this decision and seat;
+    # _lookups: the game's (Game._lookups), kept on the state to save legal_actions() a step
 
     # ── creation ───────────────────────────────────────────────────────────
     @classmethod
@@ -218,6 +219,7 @@ class State:
         S.shown = {}             # (part, var, index) -> value, for state values the rules revealed
         S.forced = forced
         S._legal = S._row = None
+        S._lookups = game._lookups
         S._run()
         return S
 
@@ -239,6 +241,7 @@ class State:
             F = frames[-1]
             if procs[F[0]][F[1]](self, F) == STOP:
                 return
+        self.pending = None         # the game is over (apply_action leaves the decision taken till now)
 
     def _failed(self, e: Exception):
         """Raise what went wrong while running the rules, as a RulesRuntimeError naming the line."""
@@ -277,11 +280,11 @@ class State:
         pending = self.pending
         if pending is None or (player is not None and player != pending[0]):
             return []
-        lookups = self._game._lookups[pending[1]]
+        lookups = self._lookups[pending[1]]
         if lookups is not None:     # options that need no numbering: each its seat's cached Action, in C
             get = self._row = lookups[pending[0]]     # apply_action knows these Actions by it
             try:
-                return list(map(get, pending[2]))
+                return [*map(get, pending[2])]
             except TypeError:       # none among cards (looked up by id): Game._legal makes its Action
                 self._row = None
         legal = self._legal
@@ -297,19 +300,21 @@ class State:
     def apply_action(self, action: Any) -> None:
         """Take an action: one of ``legal_actions()``, its text, or its index."""
         try:                # an Action from legal_actions() of this decision and seat, if legal now
-            fast = action.row is self._row and action.value in self.pending[2]
+            if action.row is self._row and action.value in self.pending[2]:
+                self.steps = (self.steps, action.text)      # the history, a linked list clones share
+                # (the open decision stays until the entry opens the next one, or _go_on ends the
+                # game; _legal is None here: it is made only where legal_actions() has no lookup)
+                self._row = None
+                self.budget = MAX_STEPS
+                try:        # the decision's entry, given the value; the run loop only if the frames changed
+                    if action.entry(self, self.frames[-1], action.value) != STOP:
+                        self._go_on()
+                except Exception as e:
+                    self.pending = None     # the game cannot go on
+                    self._failed(e)
+                return
         except (AttributeError, TypeError):     # a text, a number, a numbered Action; or the game is over
-            fast = False
-        if fast:
-            self.steps = (self.steps, action.text)      # the history, a linked list clones share
-            self.pending = self._legal = self._row = None
-            self.budget = MAX_STEPS
-            try:            # the decision's entry, given the value; the run loop only if the frames changed
-                if action.entry(self, self.frames[-1], action.value) != STOP:
-                    self._go_on()
-            except Exception as e:
-                self._failed(e)
-            return
+            pass
         legal = self._legal     # a text, a number, or an action that needed numbering
         if legal is None:
             legal = self._legal_to_apply()
@@ -539,7 +544,7 @@ class State:
         S.shown = self.shown        # never changed in place: 'reveal' assigns a new dict
         forced = self.forced
         S.forced = [f[:] for f in forced] if forced else forced
-        S._legal, S._row = self._legal, self._row
+        S._legal, S._row, S._lookups = self._legal, self._row, self._lookups
         return S
 
     def _data(self) -> dict:

@@ -84,6 +84,7 @@ def from_json(cls, game, data: dict):
         S.forced = [[int(f[0]), list(f[1])] for f in data.get("stacked", [])]
         S.shown = {(str(p), int(i), k): v for p, i, k, v in data.get("shown", [])}
         S._legal = S._row = None
+        S._lookups = game._lookups
         if len(S.z) != len(prog.zones) or len(S.loc) != len(prog.card_names):
             raise GameError("the saved state does not fit this game's zones and cards")
         return S

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from dsl import RulesRuntimeError
+
 from interpreter import GameError, State, load_game, load_game_text
 from interpreter.engine import STATE_FORMAT
 
@@ -163,3 +165,35 @@ def test_a_seats_actions_for_sets_of_cards_are_kept_only_up_to_a_bound(monkeypat
     listy = [rows for rows, kind in zip(game._acts, game._listy) if kind]
     assert listy and all(len(row) <= 10 for rows in listy for row in rows)
     assert max(len(row) for rows in listy for row in rows) == 10
+
+
+def test_the_open_decision_is_cleared_when_the_game_ends_or_the_rules_fail():
+    # apply_action's fast path leaves the taken decision in place until the entry opens the next
+    # one; the run loop clears it when no frame is left, and a failure in the rules clears it too
+    g = make()
+    s = g.new_initial_state(seed=3)
+    while not s.is_terminal():
+        taken = s.legal_actions()[0]
+        before = s.pending
+        s.apply_action(taken)
+        assert s.pending is not before          # a new decision, or none at the end
+    assert s.pending is None and s.legal_actions() == [] and s.current_player() < 0
+    with pytest.raises(GameError, match="over"):
+        s.apply_action(taken)
+    failing = make(PLAY.replace("state total: number = 0", "state total: number = 0\nstate unset: number = none")
+                   .replace("total += 100 * n", "total += 100 * n + unset"))
+    f = failing.new_initial_state(seed=3)
+    with pytest.raises(RulesRuntimeError, match="none"):
+        while not f.is_terminal():
+            f.apply_action(f.legal_actions()[0])
+    assert f.pending is None and f.is_terminal() and f.legal_actions() == []
+
+
+def test_a_loaded_or_cloned_state_takes_actions_by_the_fast_path():
+    g = make()
+    s = g.new_initial_state(seed=4)
+    for twin in (s.clone(), State.from_json(g, json.loads(json.dumps(s.to_json())))):
+        actions = twin.legal_actions()
+        assert actions[0].row is twin._row is not None     # the Actions of the fast path
+        twin.apply_action(actions[0])
+        assert twin.history() == [str(actions[0])] and s.history() == []

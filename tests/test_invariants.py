@@ -90,7 +90,7 @@ def test_the_playable_filter_reads_the_top_card_once_and_fails_as_before_only_wh
     src = flow_source(g)
     assert "if _z[1]:" in src and "_top(" in src     # the top card under a guard; the fallback keeps it
     # the card is read only through its tables: the cards that pass, by (led, the top card's rank)
-    assert "list(filter(_k" in src and "_passing[_g[" in src and "[_z[1][-1]]]" in src
+    assert "[*filter(_k" in src and "_passing[_g[" in src and "[_z[1][-1]]]" in src
     # the pile is empty. Player 1's cards are each a 4 or Red: the top card is never read
     s = g.new_initial_state(seed=1, stack={"deck": ["Red 1", "Blue 4", "Red 2", "Red 3", "Blue 1", "Green 3"]})
     assert [str(a) for a in s.legal_actions()] == ["play Red 1", "play Blue 4", "play Red 2"]

@@ -41,7 +41,7 @@ def test_a_list_of_the_items_whose_attribute_equals_a_value_becomes_a_filter_ove
 def test_follow_suit_if_able_is_generated_as_a_set_test_and_still_follows_suit():
     game = load_game(ROOT / "games" / "magic_shop.rules", players=4)
     source = "\n".join(game.program.code.sources.values())
-    assert "list(filter(" in source and "_contains[l" in source and ".__contains__" not in source
+    assert "[*filter(" in source and "_contains[l" in source and ".__contains__" not in source
     rng = random.Random(5)
     state = game.new_initial_state(seed=5)
     checked = 0
