@@ -37,6 +37,14 @@ CASES = {
             g, z = S
             return sorted(z, key=lambda c: (c % g, -c)), list(map(lambda c, k=2: c * k + g, z))
     """,
+    "a local set only on some paths": """
+        def f(S, F):
+            g, z = S
+            items = z
+            if items:
+                h = g + 1
+            return [c for c in items if c != h and c != g]
+    """,
     "a name of its own in the first source": """
         def f(S, F):
             g, z = S
@@ -65,6 +73,8 @@ def test_no_cells_and_the_same_values(name):
         assert after(S, F) == before(S, F)
     if name == "a name of its own in the first source":     # left as it was
         assert after.__code__.co_cellvars == before.__code__.co_cellvars
+    elif name == "a local set only on some paths":          # h may have no value: it stays a cell
+        assert after.__code__.co_cellvars == ("h",)
     else:
         assert not after.__code__.co_cellvars
 

@@ -31,21 +31,65 @@ SCOPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
 
 
 def run(fn: ast.FunctionDef) -> ast.FunctionDef:
-    """``fn`` (changed in place) with its comprehensions and lambdas reading none of its locals."""
+    """``fn`` (changed in place) with its comprehensions and lambdas reading none of its locals
+    that are sure to have a value where they are (the others stay cells: taken early, a local
+    set only on some paths — a temporary worked out only when there is an item — would fail)."""
     local = {a.arg for a in fn.args.args} | _stored(fn.body)
-    if not local:
-        return fn
-
-    class Swap(ast.NodeTransformer):
-        def visit_ListComp(self, node):
-            return _comprehension(node, local)
-        visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
-
-        def visit_Lambda(self, node):
-            return _lambda(node, local)
-
-    fn.body = [Swap().visit(s) for s in fn.body]
+    if local:
+        _block(fn.body, {a.arg for a in fn.args.args}, local)
     return fn
+
+
+class _Swap(ast.NodeTransformer):
+    def __init__(self, ready: set):
+        self.ready = ready
+
+    def visit_ListComp(self, node):
+        return _comprehension(node, self.ready)
+    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
+
+    def visit_Lambda(self, node):
+        return _lambda(node, self.ready)
+
+
+def _exprs(s, ready: set, local: set, fields) -> None:
+    swap = _Swap(ready & local)
+    for f in fields:
+        value = getattr(s, f, None)
+        if isinstance(value, ast.AST):
+            setattr(s, f, swap.visit(value))
+        elif isinstance(value, list):
+            setattr(s, f, [swap.visit(v) if isinstance(v, ast.expr) else v for v in value])
+
+
+def _block(stmts: list, ready: set, local: set) -> set:
+    """Rewrites ``stmts``; ``ready``: the names sure to have a value before them. Gives those after."""
+    ready = set(ready)
+    for s in stmts:
+        if isinstance(s, ast.If):
+            _exprs(s, ready, local, ("test",))
+            ready = _block(s.body, ready, local) & _block(s.orelse, ready, local)
+        elif isinstance(s, ast.While):
+            _exprs(s, ready, local, ("test",))
+            _block(s.body, ready, local)
+            _block(s.orelse, ready, local)
+        elif isinstance(s, ast.For):
+            _exprs(s, ready, local, ("iter",))
+            _block(s.body, ready | _stored([s.target]), local)
+            _block(s.orelse, ready, local)
+        elif isinstance(s, ast.Try):
+            after = _block(s.body, ready, local)
+            for h in s.handlers:
+                after &= _block(h.body, ready | ({h.name} if h.name else set()), local)
+            _block(s.orelse, after, local)
+            _block(s.finalbody, ready, local)
+            ready = after
+        elif isinstance(s, (ast.FunctionDef, ast.ClassDef, ast.With)):
+            pass                        # (not written by the emitter)
+        else:
+            _exprs(s, ready, local, [f for f in s._fields])
+            ready |= _stored([s])
+    return ready
 
 
 def _stored(nodes) -> set:
