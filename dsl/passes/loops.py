@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 from ..ir import K, Best, Comp, Fn, Local, Move, assign, clone, augassign, at, compare, boolop, name, not_, walk_exprs
 from ..ir import with_fields as _with
+from . import tables
 
 _LOWERED = ("any", "all", "count", "sum")
 
@@ -139,6 +140,7 @@ class Loops:
         return _with(comp, source=name(items), cond=cond)
 
     def _lower(self, node, pre: list, pos):
+        node = tables.in_loop(node)         # what it works out from its item alone: from a table
         h = self._temp()
         if isinstance(node, Best):
             keys = node.keys[0] if len(node.keys) == 1 else ast.Tuple(elts=list(node.keys), ctx=ast.Load())
