@@ -162,6 +162,8 @@ class Decisions:
         chosen = scope.ref(cslot, ctype)
         stop = Stop("decision", self._label(), pre, pos, chosen, self.decisions[-1])
         stop.options = options
+        # a zone's card, a list, or a move's text: never none (dsl.passes.nonnull)
+        stop.sure = pick is None or bool(is_zone or pick.pick.subset)
         bodies = [self.block(b.body, scope) for b in s.branches]     # in the order of the text
         orelse: list = []
         if pick is not None:

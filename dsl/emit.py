@@ -113,8 +113,10 @@ class Namespace:
         return [self.ns[f.name] for f in fns]
 
     def _compile(self, fns: list, what: str) -> None:
-        from .passes import peephole
+        from .passes import closures, peephole
         peephole.run(fns)
+        for fn in fns:                    # no cells: comprehensions take the locals they read
+            closures.run(fn)
         filename = f"<rules {self.path}: {what}>"
         if filename in self.code_pos:     # the same procedure for other argument types, another value
             filename = f"{filename[:-1]} #{sum(f.startswith(filename[:-1]) for f in self.code_pos) + 1}>"

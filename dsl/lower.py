@@ -18,7 +18,7 @@ from .ir import (K, Local, Move, Reveal, St, Stop, assign, at, augassign, binop,
                  name, ret, sub)
 from . import facts
 from .ir import typed, walk_exprs
-from .passes import inline
+from .passes import asks, inline
 from .passes.resume import stops
 from .program import DONE, LOOPS_TOO_LONG, SWITCH, Template
 from .scope import Scope
@@ -507,9 +507,26 @@ class Statements:
         items, idx = Local(scope.n, scope.mode, T.list_of(et)), Local(scope.n + 1, scope.mode, T.NUMBER)   # in the frame
         scope.n += 2
         body = [assign(var, sub(items, idx), s.pos)] + self.block(s.body, scope) + [augassign(idx, "+", K(1), s.pos)]
+        fixed = _fixed_length(src)
+        if fixed is not None:       # a row of a table known when compiling: never changed, never copied
+            return [assign(items, src, s.pos), assign(idx, K(0), s.pos),
+                    at(ast.While(test=compare(idx, "<", K(fixed)), body=body, orelse=[]), s.pos)]
         return [assign(items, call("list", src), s.pos), assign(idx, K(0), s.pos)] + \
             self._spend(call("len", items), s.pos) + \
             [at(ast.While(test=compare(idx, "<", call("len", items)), body=body, orelse=[]), s.pos)]
+
+
+def _fixed_length(src):
+    """The length of every list ``src`` can be, when it is a list known when compiling or a row of
+    such a table whose rows are all as long (the players from a seat) — at most 1,000, so that a
+    loop over it needs no budget, as a 'repeat' of a constant count — else None."""
+    if isinstance(src, ast.Subscript) and isinstance(src.value, K):
+        rows = src.value.value
+        if isinstance(rows, list) and rows and all(isinstance(r, list) for r in rows):
+            sizes = {len(r) for r in rows}
+            if len(sizes) == 1 and sizes.pop() <= 1000:
+                return len(rows[0])
+    return None
 
 
 def _state_key(node):
@@ -525,11 +542,4 @@ def _state_key(node):
 def _asks_each_round(stmts: list) -> bool:
     """Whether every way through ``stmts`` reaches a decision before it can leave them: a loop with
     such a body cannot run on without one (the engine's budget is renewed at each decision)."""
-    for s in stmts:
-        if isinstance(s, Stop) and s.kind == "decision":
-            return True
-        if isinstance(s, ast.If) and s.orelse and _asks_each_round(s.body) and _asks_each_round(s.orelse):
-            return True
-        if any(isinstance(n, (ast.Return, ast.Break, ast.Continue)) for n in ast.walk(s)):
-            return False
-    return False
+    return asks.each_round(stmts)

@@ -93,10 +93,14 @@ def test_a_comprehension_behind_and_stays_where_it_is():
 
 def test_highest_becomes_a_loop_keeping_the_first_of_equals():
     x, i = t(1), t(2)
-    stmt = assign(sub(St("g"), K(0)), Best("highest", [sub(K([3, 5, 5]), x)], x, i, zone()), P)
+    stmt = assign(sub(St("g"), K(0)), Best("highest", [sub(K(["c", "e", "e"]), x)], x, i, zone()), P)
     out = loops.lower([stmt])
     loop = out[2]
     assert isinstance(loop, ast.For) and loop.body[1].test.values[0].comparators[0].id == "_FIRST"
+    # whole-number keys start below them all: a strictly greater key takes over (the first of equals stays)
+    stmt = assign(sub(St("g"), K(0)), Best("highest", [sub(K([3, 5, 5]), x)], x, i, zone()), P)
+    out = loops.lower([stmt])
+    assert out[1].value.value == 2 and isinstance(out[2].body[1].test.ops[0], ast.Gt)
 
 
 # ── resume: liveness and entries ─────────────────────────────────────────────

@@ -10,11 +10,14 @@
                 out once before it (behind ``and`` / ``or`` too, in a form that cannot fail)
 - ``resume``    a resumable procedure cut into one entry per place it can start from, with the
                 frame locals each stop must keep (liveness)
+- ``asks``      (for ``dsl.lower``) whether every round of a loop reaches a decision: it spends no budget
 
 ``dsl.compiler`` runs them in that order; ``dsl.emit`` writes what comes out as Python. Then, on
 the Python functions about to be compiled:
 
 - ``peephole``  ``list(x)`` written ``[*x]`` (the same list; CPython 3.11 runs it faster)
+- ``closures``  comprehensions and lambdas take the locals they read as values of their own, so
+                the function keeps no cells
 """
 
 

@@ -21,8 +21,9 @@ a resumable procedure share statements.
 from __future__ import annotations
 
 import ast
-from ..ir import Best, Comp, Fn, Local, Move, assign, clone, augassign, at, compare, boolop, name, not_, walk_exprs
+from ..ir import K, Best, Comp, Fn, Local, Move, assign, clone, augassign, at, compare, boolop, name, not_, walk_exprs
 from ..ir import with_fields as _with
+from . import tables
 
 _LOWERED = ("any", "all", "count", "sum")
 
@@ -139,17 +140,22 @@ class Loops:
         return _with(comp, source=name(items), cond=cond)
 
     def _lower(self, node, pre: list, pos):
+        node = tables.in_loop(node)         # what it works out from its item alone: from a table
         h = self._temp()
         if isinstance(node, Best):
             keys = node.keys[0] if len(node.keys) == 1 else ast.Tuple(elts=list(node.keys), ctx=ast.Load())
             better = ">" if node.kind == "highest" else "<"
             hk, hb = name(h + "k"), name(h + "b")
-            # 'k is not b' first: equal keys are never ordered (none and none tie, as in a tuple)
-            take = at(ast.If(test=boolop("or", compare(hb, "is", name("_FIRST")),
-                                         boolop("and", compare(hk, "is not", hb), compare(hk, better, hb))),
-                             body=[assign(hb, hk, pos), assign(name(h), node.target, pos)], orelse=[]), pos)
+            bound = _beyond(node)
+            if bound is not None:   # whole-number keys from a card table: start below (above) them all
+                test, first = compare(hk, better, hb), _const(bound)
+            else:   # 'k is not b' first: equal keys are never ordered (none and none tie, as in a tuple)
+                test = boolop("or", compare(hb, "is", name("_FIRST")),
+                              boolop("and", compare(hk, "is not", hb), compare(hk, better, hb)))
+                first = name("_FIRST")
+            take = at(ast.If(test=test, body=[assign(hb, hk, pos), assign(name(h), node.target, pos)], orelse=[]), pos)
             inner = [assign(hk, keys, pos), take]
-            start = [assign(name(h), _none(), pos), assign(hb, name("_FIRST"), pos)]
+            start = [assign(name(h), _none(), pos), assign(hb, first, pos)]
         elif node.kind in ("any", "all"):
             found = node.kind == "any"
             test = node.elt if found else not_(node.elt)
@@ -165,6 +171,23 @@ class Loops:
         loop = at(ast.For(target=node.target, iter=node.source, body=inner, orelse=[]), pos)
         pre.extend(start + [loop])
         return name(h)
+
+
+def _beyond(best: Best):
+    """For a highest (lowest) whose one key is an attribute of the item read from a table known when
+    compiling, all of whose values are whole numbers: a number below (above) every value, so the
+    first item always takes the lead and only a strictly better one takes it over, as with the
+    "no candidate yet" marker. None otherwise."""
+    if len(best.keys) != 1:
+        return None
+    key = best.keys[0]
+    if not (isinstance(key, ast.Subscript) and isinstance(key.value, K) and isinstance(key.slice, Local)
+            and key.slice.key() == best.target.key()):
+        return None
+    table = key.value.value
+    if not isinstance(table, (list, tuple)) or not table or not all(type(v) is int for v in table):
+        return None
+    return min(table) - 1 if best.kind == "highest" else max(table) + 1
 
 
 def _const(v):
