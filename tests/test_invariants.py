@@ -165,6 +165,18 @@ def test_all_with_a_where_and_what_is_not_written_out():
     assert unroll.run([ast.Expr(value=value)])[0].value is value
 
 
+def test_a_count_over_the_players_is_written_out_as_a_sum_of_truth_tests():
+    x = Local(5, "temp")
+    empty = compare(call("len", sub(St("z"), ast.BinOp(left=K(2), op=ast.Add(), right=x))), "==", K(0))
+    node = Comp("count", K(None), x, K([0, 1, 2]), empty)
+    out = unroll.run([ast.Expr(value=node)])[0].value
+    assert show(out).replace("(", "").replace(")", "") == "0 + not Z[2] + not Z[3] + not Z[4]"
+    one = unroll.run([ast.Expr(value=Comp("count", K(None), x, K([0]), empty))])[0].value
+    assert eval(show(one), {"Z": [[], [], []]}) == 1 and type(eval(show(one), {"Z": [[], [], []]})) is int
+    plain = Comp("count", K(None), x, K([0, 1]))        # no 'where': left as it is
+    assert unroll.run([ast.Expr(value=plain)])[0].value is plain
+
+
 QUANTIFIERS = """
 player state n: number = 0
 flow:
@@ -175,7 +187,7 @@ flow:
         k += 1
         let some = any(p in players where p.n > 0)
         let each = all(p in players where size(p.hand) > 0)
-        announce "{some} {each} {count(p in players where empty(p.hand))}"
+        announce "{some} {each} {count(p in players where empty(p.hand))} {count(p in players where p.n > 0)}"
         for p in players:
             p chooses c from p.hand as "play"
             move c to pile
@@ -191,7 +203,8 @@ def test_quantifiers_written_out_give_the_same_values_and_play():
     s = g.new_initial_state(seed=2)
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[-1])
-    assert s.log()[:2] == ["no yes 0", "yes yes 0"]
+    assert s.log()[:2] == ["no yes 0 0", "yes yes 0 3"]
+    assert "len([" not in src           # the counts written out too
 
 
 # ── a choice block's fast path ───────────────────────────────────────────────

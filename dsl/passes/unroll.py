@@ -9,8 +9,10 @@ A game is compiled for one player count, so ``players`` (and any constant list) 
 of the test at each value, in the same order and stopping at the same place, with the arithmetic
 on constants worked out (``2 + 1`` is ``3``). Only tests that are true or false themselves are
 written out (comparisons, ``not``, ``and`` / ``or`` of those), so the value is the same ``True`` or
-``False`` as before. This runs where a generator would stay one (a ``while`` condition, behind
-``and`` / ``or``) as well as where ``loops`` would write a loop.
+``False`` as before. A ``count`` of such a test becomes ``0 + test + test ...`` (``True`` counts
+1; the ``0`` keeps the value a whole number with one value). This runs where a generator would
+stay one (a ``while`` condition, behind ``and`` / ``or``) as well as where ``loops`` would write a
+loop.
 
 ``len(Z) == 0`` of a zone becomes ``not Z`` (a zone is a list or a tuple), and ``len(Z) != 0`` ``not not Z``
 (still a truth value).
@@ -54,7 +56,8 @@ def _stmt(s):
 def _expr(node):
     """``node`` with its children done first, then itself (a copy where anything changed)."""
     node = map_children(node, _expr)
-    if isinstance(node, Comp) and node.kind in ("any", "all"):
+    if isinstance(node, Comp) and node.kind in ("any", "all") or (
+            isinstance(node, Comp) and node.kind == "count" and node.cond is not None):
         return _unrolled(node) or node
     if isinstance(node, ast.Compare):
         return _empty_test(node) or node
@@ -97,13 +100,20 @@ def _unrolled(node: Comp):
     if not (isinstance(src, K) and isinstance(src.value, (list, tuple)) and 0 < len(src.value) <= MAX_VALUES
             and all(type(v) is int for v in src.value)):
         return None
-    parts = [node.elt] + ([node.cond] if node.cond is not None else [])
+    parts = ([node.elt] if node.kind != "count" else []) + ([node.cond] if node.cond is not None else [])
     if not all(map(_truth, parts)) or sum(1 for p in parts for _ in walk_exprs(p)) > MAX_TEST:
         return None
     if any(isinstance(n, Local) and n.mode == "temp" and n.key() != node.target.key()
            for p in parts for n in walk_exprs(p)):
         return None         # (a loop's variable of its own inside: left as it is)
     key = node.target.key()
+    if node.kind == "count":    # 0 + test + test ...: the number of tests that are True, a whole number
+        out = ast.Constant(value=0)
+        for v in src.value:
+            out = ast.BinOp(left=out, op=ast.Add(), right=_fold(_put(node.cond, key, v)))
+        out = _expr(out)
+        out.rtype = getattr(node, "rtype", None)
+        return out
     terms = []
     for v in src.value:
         test = _fold(_put(node.elt, key, v))
