@@ -56,8 +56,7 @@ def _stmt(s):
 def _expr(node):
     """``node`` with its children done first, then itself (a copy where anything changed)."""
     node = map_children(node, _expr)
-    if isinstance(node, Comp) and node.kind in ("any", "all") or (
-            isinstance(node, Comp) and node.kind == "count" and node.cond is not None):
+    if isinstance(node, Comp) and (node.kind in ("any", "all") or node.kind == "count" and node.cond is not None):
         return _unrolled(node) or node
     if isinstance(node, ast.Compare):
         return _empty_test(node) or node
