@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 
 from interpreter import State
 
@@ -70,3 +71,21 @@ flow:
         announce to p "You draw {top(p.hand)}."
         announce "{p} draws a card."
 """
+
+
+SMALL_CARDS = """\
+kind Suit: Red, Blue
+cards:
+    suit: Suit
+    rank: number
+    {suit: s, rank: r} for s in Suit, r in 1 to 6
+zone deck: facedown
+zone pile: public
+zone hand per player: owner
+"""
+
+
+def small_game(title: str, players: int, rest: str) -> str:
+    """A rules text for tests of the compiler: twelve cards (Red and Blue, 1 to 6), a deck, a
+    pile and a hand each; ``rest`` (indented as it likes) holds the state, procedures and flow."""
+    return f'game "{title}"\nplayers {players}\n{SMALL_CARDS}' + textwrap.dedent(rest)

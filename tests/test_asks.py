@@ -3,7 +3,6 @@ through a 'while' loop that is sure to run its first round (its flag just set)."
 from __future__ import annotations
 
 import ast
-import textwrap
 
 import pytest
 
@@ -12,6 +11,7 @@ from dsl.ir import K, Local, Stop, assign, not_
 from dsl.passes import asks
 from dsl.program import RulesRuntimeError
 from interpreter import load_game_text
+from tests.support import small_game
 
 P = Pos("t.rules", 1, 1)
 
@@ -45,17 +45,7 @@ def test_values_of_conditions():
     assert asks.value(K([1, 2]), known) is asks._UNKNOWN
 
 
-GAME = textwrap.dedent("""
-    game "Turns"
-    players 2
-    kind Suit: Red, Blue
-    cards:
-        suit: Suit
-        rank: number
-        {suit: s, rank: r} for s in Suit, r in 1 to 6
-    zone deck: facedown
-    zone pile: public
-    zone hand per player: owner
+GAME = small_game("Turns", 2, """
     state turns: number = 0
     procedure turn(p):
         turns += 1

@@ -10,6 +10,7 @@ import pytest
 from dsl.passes import closures
 from interpreter import load_game_text
 from interpreter.engine import load_game
+from tests.support import small_game
 
 CASES = {
     "one local": """
@@ -79,17 +80,7 @@ def test_no_cells_and_the_same_values(name):
         assert not after.__code__.co_cellvars
 
 
-GAME = textwrap.dedent("""
-    game "Cells"
-    players 2
-    kind Suit: Red, Blue
-    cards:
-        suit: Suit
-        rank: number
-        {suit: s, rank: r} for s in Suit, r in 1 to 6
-    zone deck: facedown
-    zone pile: public
-    zone hand per player: owner
+GAME = small_game("Cells", 2, """
     state lead: Suit = Red
     define playable(c) = c.suit == lead or c.rank == top(pile).rank
     flow:

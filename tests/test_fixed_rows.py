@@ -3,22 +3,12 @@ the row as it is — no copy, its length a constant, no budget spent — and pla
 from __future__ import annotations
 
 import re
-import textwrap
 
 from dsl import lower
 from interpreter import load_game_text
+from tests.support import small_game
 
-GAME = textwrap.dedent("""
-    game "Rounds"
-    players 3
-    kind Suit: Red, Blue
-    cards:
-        suit: Suit
-        rank: number
-        {suit: s, rank: r} for s in Suit, r in 1 to 6
-    zone deck: facedown
-    zone pile: public
-    zone hand per player: owner
+GAME = small_game("Rounds", 3, """
     state leader: player = player 2
     flow:
         shuffle deck

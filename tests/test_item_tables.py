@@ -3,23 +3,13 @@ compiling — the same values, and left as it was where it reads anything else."
 from __future__ import annotations
 
 import re
-import textwrap
 
 from dsl.ir import K, Local, St, ifexp, compare, sub
 from dsl.passes import tables
 from interpreter import load_game_text
+from tests.support import small_game
 
-GAME = textwrap.dedent("""
-    game "Penalties"
-    players 2
-    kind Suit: Red, Blue
-    cards:
-        suit: Suit
-        rank: number
-        {suit: s, rank: r} for s in Suit, r in 1 to 6
-    zone deck: facedown
-    zone pile: public
-    zone hand per player: owner
+GAME = small_game("Penalties", 2, """
     state bonus: number = 3
     player state penalty: number = 0
     define value(c) = 50 if c.rank == 6 else 10 if c.rank >= 4 and c.suit == Red else c.rank
