@@ -16,7 +16,7 @@ import attrs
 from . import ast as A
 from . import types as T
 from .combos import KeyMemo, Plan, chosen
-from .ir import K, Comp, Fn, Local, St, call, compare, ifexp, name, walk_exprs
+from .ir import K, Comp, Fn, Local, St, call, children, compare, ifexp, name, walk_exprs
 
 COMBO_AGGREGATES = ("same", "run", "run_round", "groups", "leading")
 COMBO_HELP = {
@@ -28,6 +28,8 @@ COMBO_HELP = {
 }
 BEATS_HELP = ("beats(NEW, OLD, KEY) or beats(NEW, OLD, KEY, BOMB): KEY and BOMB are names of defines of one "
               "combination, like 'define strength(s) = max(c.rank for c in s)'")
+# calls whose value does not change when the items of their first argument come in another order
+_ORDER_FREE = frozenset(("len", "set", "sorted", "max", "min", "_same", "_run", "_run_round", "_groups", "_leading"))
 MAX_BRANCHES = 64           # or-branches of a condition's plan (more: every subset is tried)
 MAX_DEPTH = 8               # defines written out into the condition, one inside another
 
@@ -139,8 +141,14 @@ class Combinations:
         # a define that reads only its combination (no state) gives the same value for the same cards:
         # it is worked out once per combination for the whole program
         memos = self.__dict__.setdefault("_beats_memos", {})
-        memo = K(memos.setdefault(fname, KeyMemo())) if self._pure(body) else K(None)
-        return name(fname), memo
+        if not self._pure(body):
+            return name(fname), K(None)
+        memo = memos.get(fname)
+        if memo is None:
+            memo = memos[fname] = KeyMemo()
+            # a define that reads its cards as a set (not their order) is remembered by the set
+            memo.sets = lt == T.list_of(T.CARD) and self._order_free(fname)
+        return name(fname), K(memo)
 
     def _pure(self, body, seen=None) -> bool:
         """Whether a define's body reads nothing of the state (only its arguments and constants)."""
@@ -161,6 +169,53 @@ class Combinations:
                     if not self._pure(fns[callee], seen):
                         return False
         return not any(isinstance(n, ast.Name) and n.id == "S" and id(n) not in allowed for n in walk_exprs(body))
+
+    def _order_free(self, fname: str, at: int = 0, seen=None) -> bool:
+        """Whether the define compiled as ``fname`` gives the same value whatever the order of the
+        items of its argument ``at`` (a list): it reads it only through what does not see the order —
+        size(s), c in s, any / all / count over it, same / run / groups / leading / max / min of its
+        items' values, or another define's argument of that kind. A highest / lowest item is not:
+        of two equal items it gives the first."""
+        seen = set() if seen is None else seen
+        if (fname, at) in seen:
+            return True
+        seen.add((fname, at))
+        found = next((v for v in self.define_cache.values() if v[0] == fname), None)
+        if found is None or at >= len(found[3]):
+            return False
+        _, _, body, params = found
+        param = params[at].key()
+        parent = {}
+        for n in walk_exprs(body):
+            for c in children(n):
+                parent[id(c)] = n
+        return all(self._set_use(n, parent, seen) for n in walk_exprs(body)
+                   if isinstance(n, Local) and n.key() == param)
+
+    def _set_use(self, node, parent, seen) -> bool:
+        """Whether ``node`` (a list) is used only where the order of its items does not count."""
+        par = parent.get(id(node))
+        if isinstance(par, Comp):
+            if par.source is not node:
+                return False
+            return par.kind in ("any", "all", "count") or (par.kind == "list" and self._set_use(par, parent, seen))
+        if isinstance(par, ast.Compare):        # c in s
+            return node in par.comparators and all(isinstance(o, (ast.In, ast.NotIn)) for o in par.ops)
+        if not (isinstance(par, ast.Call) and isinstance(par.func, ast.Name)) or par.keywords:
+            return False
+        f, args = par.func.id, par.args
+        if f in _ORDER_FREE:        # (max(a, b) of two lists compares them item by item)
+            return args[0] is node and (len(args) == 1 or f in ("_leading", "_run_round"))
+        if f in ("list", "map"):    # the same items in the same order, or each one's value by a table
+            return ((args == [node] if f == "list" else len(args) == 2 and args[1] is node and isinstance(args[0], K))
+                    and self._set_use(par, parent, seen))
+        if f == "_pick":            # max(...) / min(...) of values
+            return (len(args) > 1 and args[1] is node and isinstance(args[0], ast.Name)
+                    and args[0].id in ("max", "min"))
+        if args and isinstance(args[0], ast.Name) and args[0].id == "S":     # another define
+            at = next((i for i, a in enumerate(args) if a is node), None)
+            return at is not None and self._order_free(f, at - 1, seen)
+        return False
 
     # ── the plan of a combination choice ────────────────────────────────────
     def _combo_plan(self, s, scope, et):

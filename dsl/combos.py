@@ -82,20 +82,27 @@ MAX_MEMO = 100_000              # combinations whose key a program remembers (th
 class KeyMemo(dict):
     """The memo of a ``beats()`` KEY (or BOMB) that reads only its cards, kept for the program:
     a tuple of items -> its key; ``one`` holds the key of each single item by the item itself
-    (no tuple to build: a follow of one card looks its hand's keys up in C)."""
+    (no tuple to build: a follow of one card looks its hand's keys up in C). ``sets``: the define
+    reads its cards as a set, not in their order (``Combinations._order_free``), so a combination
+    is remembered by its cards sorted: the same cards held in another order find it."""
 
-    __slots__ = ("one",)
+    __slots__ = ("one", "sets")
 
-    def __init__(self):
+    def __init__(self, sets: bool = False):
         super().__init__()
         self.one = {}
+        self.sets = sets
+
+    def at(self, items) -> tuple:
+        """The key the memo keeps items' value by."""
+        return tuple(sorted(items)) if self.sets else tuple(items)
 
 
 def _memo(S, fn, items, memo):
     """fn(S, items), remembered by the items when fn reads nothing of the state (memo is a dict)."""
     if memo is None:
         return fn(S, items)
-    t = tuple(items)
+    t = memo.at(items)
     v = memo.get(t)
     if v is None:
         v = fn(S, items)
@@ -128,11 +135,7 @@ def _beating(items, cands, S, old, key, kmemo, bomb, bmemo):
     picks = [tuple(map(get, idx)) for idx in cands]
     if not picks:
         return ()
-    vals = list(map(kmemo.get, picks))
-    if None in vals:
-        for i, v in enumerate(vals):
-            if v is None:
-                vals[i] = _memo(S, key, list(picks[i]), kmemo)
+    vals = _keys_of(S, picks, key, kmemo)
     if any(len(p) == n for p in picks):
         low = _memo(S, key, old, kmemo)
         return [idx for idx, p, v in zip(cands, picks, vals) if v > low and len(p) == n]
@@ -375,7 +378,7 @@ def _picks(items, cands, ordered: bool) -> list:
 
 def _keys_of(S, picks, key, kmemo) -> list:
     """beats()'s KEY of each pick, remembered for the program (KEY reads only its cards)."""
-    vals = list(map(kmemo.get, picks))
+    vals = list(map(kmemo.get, picks if not kmemo.sets else map(tuple, map(sorted, picks))))
     if None in vals:
         for j, v in enumerate(vals):
             if v is None:
@@ -404,10 +407,8 @@ def _mask(picks, test):
     sizes, n = set(map(len, picks)), len(old)
     if n not in sizes:          # none has as many items as OLD
         return ()
-    vals = list(map(kmemo.get, picks))
-    if None in vals:
-        vals = _keys_of(S, picks, key, kmemo)
-    low = kmemo.get(tuple(old))
+    vals = _keys_of(S, picks, key, kmemo)
+    low = kmemo.get(kmemo.at(old))
     if low is None:
         low = _memo(S, key, old, kmemo)
     right = map(_lt, itertools.repeat(low), vals)
@@ -424,13 +425,13 @@ def _beating_all(picks, size, S, old, key, kmemo) -> list:
     """``beats(s, OLD, KEY)`` (no bombs, KEY reads only its cards) of picks all of ``size`` items."""
     if size != len(old) or not picks:
         return []
-    low = kmemo.get(tuple(old))
+    low = kmemo.get(kmemo.at(old))
     if low is None:
         low = _memo(S, key, old, kmemo)
     out = []
     get = kmemo.get
-    for p in picks:
-        v = get(p)
+    for p, k in zip(picks, picks if not kmemo.sets else map(tuple, map(sorted, picks))):
+        v = get(k)
         if v is None:
             v = _memo(S, key, list(p), kmemo)
         if v > low:

@@ -27,7 +27,7 @@ from typing import Any
 
 __all__ = ["K", "Local", "St", "Comp", "Best", "Fn", "Move", "Reveal", "Stop", "Load", "typed", "name", "call", "sub",
            "compare", "binop", "boolop", "not_", "ifexp", "assign", "augassign", "expr_stmt", "ret",
-           "store", "at", "walk_exprs", "clone", "COMP_KINDS"]
+           "store", "at", "walk_exprs", "children", "clone", "COMP_KINDS"]
 
 
 # ── our nodes ────────────────────────────────────────────────────────────────
@@ -257,21 +257,25 @@ def at(stmt, pos):
     return stmt
 
 
+def children(n) -> list:
+    """The nodes directly below ``n``, our nodes' inner expressions too."""
+    if isinstance(n, Comp):
+        return [x for x in (n.elt, n.target, n.source, n.cond) if x is not None]
+    if isinstance(n, Best):
+        return [*n.keys, n.target, n.index, n.source] + ([n.cond] if n.cond is not None else [])
+    if isinstance(n, Fn):
+        return [n.param, n.body]
+    if isinstance(n, Move):
+        return [n.card, n.dest]
+    if isinstance(n, Stop):
+        return list(n.pre)
+    return list(ast.iter_child_nodes(n))
+
+
 def walk_exprs(node):
     """Every node below ``node`` (itself included), our nodes' inner expressions too."""
     todo = [node]
     while todo:
         n = todo.pop()
         yield n
-        if isinstance(n, Comp):
-            todo.extend(x for x in (n.elt, n.target, n.source, n.cond) if x is not None)
-        elif isinstance(n, Best):
-            todo.extend([*n.keys, n.target, n.index, n.source] + ([n.cond] if n.cond is not None else []))
-        elif isinstance(n, Fn):
-            todo.extend([n.param, n.body])
-        elif isinstance(n, Move):
-            todo.extend([n.card, n.dest])
-        elif isinstance(n, Stop):
-            todo.extend(n.pre)
-        else:
-            todo.extend(ast.iter_child_nodes(n))
+        todo.extend(children(n))

@@ -32,7 +32,7 @@ def test_a_follow_of_one_card_offers_the_cards_that_beat_the_table_in_the_hands_
         table = [rng.choice([c for c in range(52) if c not in hand])]
         got = _beating_one(hand, None, table, _strength, memo)
         assert got == [[c] for c in hand if VALUE[c] > VALUE[table[0]]]
-        assert got == _beating_all(list(zip(hand)), 1, None, table, _strength, {})
+        assert got == _beating_all(list(zip(hand)), 1, None, table, _strength, KeyMemo())
     assert memo.one and all(memo.one[c] == VALUE[c] for c in memo.one)     # remembered by the card itself
     assert _beating_one([1, 2], None, [3, 4], _strength, memo) == []      # a pair is not beaten by one card
 
