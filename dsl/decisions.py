@@ -72,10 +72,11 @@ class Decisions:
     def _subset_listing(self, c, scope, src, et, is_zone, opts) -> tuple:
         """A choice block's subset pick (``subset NAME from SOURCE ... such that ...``): its local,
         the statements listing its options into ``opts`` (combinations generated from their shapes,
-        as for ``chooses subset``), and the options before the subsets are made (for the analyses)."""
+        as for ``chooses subset``), the options before the subsets are made (for the analyses), and
+        whether two sets can never read alike."""
         slot, tslot, cond, such = self._subset_conds(c, scope, et)
         vt = T.list_of(et)
-        key, _ = self._option_key(et, vt, c, is_zone)
+        key, unique = self._option_key(et, vt, c, is_zone)
         plan = self._combo_plan(c, scope, et) if such is not None else None
         plan = plan and (plan, _combo_key(key, vt, is_zone))
         listing = self._option_list(c, src, cond, such, key, vt, scope, tslot, opts, plan)
@@ -84,7 +85,7 @@ class Decisions:
             listing[-1].value = call("_combos_at_or_none", *made.args)
         else:
             listing[-1].value = call("_or_none", made.func, *made.args)
-        return slot, listing, listing[0].value
+        return slot, listing, listing[0].value, unique
 
     def _s_ChooseBlock(self, s, scope):
         """One decision offering a source's options (at most one branch) and named moves; the
@@ -106,7 +107,7 @@ class Decisions:
                 self.err("a choice block cannot pick from texts and offer named moves too", c.source.pos,
                          "write each text as a named move: \"face up\":")
             if c.subset:    # a combination: the pick's value is a list of items
-                slot, listing, options = self._subset_listing(c, scope, src, et, is_zone, opts)
+                slot, listing, options, unique = self._subset_listing(c, scope, src, et, is_zone, opts)
                 et = T.list_of(et)
             else:
                 slot = scope.bind(c.var, et, c.pos, self)
@@ -124,7 +125,7 @@ class Decisions:
                 label, base = c.label or "choose", self.display(et)
                 show = (lambda lab, f: lambda v: f"{lab} {f(v)}")(label, base)
                 # a pick's option reads "LABEL ...": a move that does not start so never reads alike
-                unique = unique and not c.subset and not any(m.startswith(label + " ") for m in moves)
+                unique = unique and not any(m.startswith(label + " ") for m in moves)
             if T.is_enum(et):
                 for b in s.branches:
                     if b.text in self.kinds[et[5:]]:
@@ -216,8 +217,13 @@ class Decisions:
             kinds[None] = -1
             key = K(kinds.__getitem__) if len(set(cls)) < len(cls) else None
             # distinct kinds of card have distinct names, and a zone holds each card once
-            unique = (not s.subset and len(set(self.card_names)) == len(set(cls)) and (is_zone or key is not None))
-            return key, unique
+            if not s.subset:
+                return key, len(set(self.card_names)) == len(set(cls)) and (is_zone or key is not None)
+            # sets of a zone's cards (each there once) read alike only if two cards have one name,
+            # or a name reads as two ("A, B" joined) or as none ("nothing")
+            names = self.card_names
+            return key, (is_zone and len(set(names)) == len(names) and "nothing" not in names
+                         and not any(", " in n for n in names))
         unique = not s.subset and (vt in (T.NUMBER, T.PLAYER, T.BOOL) or T.is_enum(vt))
         return name("_value_key"), unique
 

@@ -44,6 +44,19 @@ class _Actions(dict):
             action.value, action.row, action.entry = option, self.lookup, self.entry
         return action
 
+    def fill(self, out: list, opts: list, kept: int) -> None:
+        """Make the Actions missing (None) from ``out``, the Actions of ``opts``, for a decision whose
+        options are sets of cards that never read alike (and named moves): each is kept by its set
+        as a tuple (a move by its text's letters, which no tuple of card ids equals), up to ``kept``.
+        They hold no option: a list in each of thousands of kept Actions would make every full
+        garbage collection walk them (apply_action finds them among the state's by identity)."""
+        for i, a in enumerate(out):
+            if a is None:
+                option = opts[i]
+                a = out[i] = self.make(option)
+                if len(self) < kept:
+                    self[tuple(option)] = a
+
     def make(self, value) -> Action:
         """The Action of an option: the decision's label, a space, the value's text (or the whole
         label worked out for the option, for a label with {expressions})."""

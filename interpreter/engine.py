@@ -67,6 +67,9 @@ class Game:
                     for a in table:
                         a.row = row.lookup
         self._lookups = [[row.lookup for row in rows] if rows and rows[0].keyed else None for rows in self._acts]
+        # options that are sets of cards never reading alike: each seat's Actions kept by the set
+        # as a tuple, offered unnumbered (State.legal_actions, _Actions.fill)
+        self._listed = [rows if u and ls else None for rows, u, ls in zip(self._acts, self._unique, self._listy)]
         # the state values a new game starts with (State._start copies them)
         ncards = len(program.card_names)
         g0 = [v.initial for v in program.globals]
@@ -80,6 +83,8 @@ class Game:
     def _legal(self, pending) -> list:
         """The Actions of an open decision [seat, decision, options]."""
         p, did, opts = pending
+        if self._listed[did] is not None:
+            return _listed(self._listed[did][p], opts)
         row = self._acts[did][p]        # option -> Action
         listy = self._listy[did]
         keys = (opts if not listy else list(map(tuple, opts)) if listy == 1
@@ -289,6 +294,10 @@ class State:
                 self._row = None
         legal = self._legal
         if legal is None:
+            rows = self._game._listed[pending[1]]
+            if rows is not None:    # sets of cards: each seat's Action by the set as a tuple
+                legal = self._legal = _listed(rows[pending[0]], pending[2])
+                return legal.copy()
             legal = self._legal = self._game._legal(pending)
         return legal.copy()
 
@@ -575,6 +584,15 @@ class State:
     def __repr__(self):
         who = "over" if self.pending is None else f"Player {self.pending[0] + 1} to move"
         return f"<State of {self._prog.title}: {who}, {steps_count(self.steps)} steps>"
+
+
+def _listed(row, opts: list) -> list:
+    """The Actions of options that are sets of cards (lists) or named moves (texts), never reading
+    alike, from the seat's table ``row`` (``Game._listed``)."""
+    out = [*map(row.get, map(tuple, opts))]
+    if not all(out):
+        row.fill(out, opts, _KEPT)
+    return out
 
 
 def _resume_at_frame(S: "State", F: list, value):

@@ -1,0 +1,113 @@
+"""Options that are sets of cards (a ``chooses subset`` of a zone, a choice block's subset beside
+named moves) whose texts can never read alike: the compiler says so (``Decision.unique_texts``),
+and the engine offers each seat's Actions kept by the set (``Game._listed``), without numbering
+them or looking them up through ``Game._legal``'s general path. Each check here fails if two
+options could read alike and were not numbered, or if taking an Action lost its option."""
+from __future__ import annotations
+
+import random
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter import GameError, load_game, load_game_text
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests.support import SMALL_CARDS  # noqa: E402
+
+FLOW = textwrap.dedent("""
+    flow:
+        shuffle deck
+        deal 4 from deck to hand
+        for p in players:
+            p chooses:
+                subset play from SOURCE such that size(play) == 2 as "play":
+                    move play to pile
+                "pass":
+                    announce "{p} passes."
+    score(p) = size(p.hand)
+""")
+
+
+def _game(cards: str = SMALL_CARDS, source: str = "p.hand"):
+    return load_game_text(f'game "Sets"\nplayers 2\n{cards}' + FLOW.replace("SOURCE", source), 2,
+                          path="t.rules", allow_leaks=True)
+
+
+def test_sets_of_a_zones_cards_with_distinct_names_never_read_alike():
+    game = _game()
+    assert [d.unique_texts for d in game.program.decisions] == [True]
+    assert game._listed[0] is not None
+    big_two = load_game(ROOT / "examples" / "big_two.rules", players=4)
+    assert all(d.unique_texts for d in big_two.program.decisions)
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda c: c.replace("{suit: s, rank: r} for s in Suit, r in 1 to 6",
+                         '{suit: s, rank: r} for s in Suit, r in 1 to 6\n    shown as "card {rank}"'),
+     "two cards with one name"),
+    (lambda c: c.replace("{suit: s, rank: r} for s in Suit, r in 1 to 6",
+                         '{suit: s, rank: r} for s in Suit, r in 1 to 6\n    shown as "{suit}, {rank}"'),
+     "a name that reads as two"),
+])
+def test_sets_that_could_read_alike_are_numbered(change, why):
+    game = _game(change(SMALL_CARDS))
+    assert [d.unique_texts for d in game.program.decisions] == [False], why
+    assert game._listed[0] is None
+
+
+def test_sets_of_a_list_may_hold_a_card_twice_and_are_numbered():
+    game = _game(source="[c for c in p.hand] + [c for c in p.hand]")
+    assert [d.unique_texts for d in game.program.decisions] == [False]
+    s = game.new_initial_state(seed=3)
+    texts = [str(a) for a in s.legal_actions()]
+    assert len(texts) == len(set(texts))        # numbered: "play Red 1, Red 1" once, then "(2)"
+
+
+def test_the_listed_actions_are_kept_by_the_set_and_taken_by_action_text_or_number():
+    game = _game()
+    for how in ("action", "text", "index"):
+        s = game.new_initial_state(seed=5)
+        first = s.legal_actions()
+        again = s.legal_actions()
+        assert first == again and all(a is b for a, b in zip(first, again))
+        assert first[-1] == "pass" and all(str(a).startswith("play ") for a in first[:-1])
+        assert len(first) == 6 + 1                # two of four cards, or pass
+        first.reverse()                            # the caller's list is its own
+        pick = first[3]
+        chosen = pick if how == "action" else str(pick) if how == "text" else s.legal_actions().index(pick)
+        hand = list(s.z[2])
+        s.apply_action(chosen)
+        played = [game.card_name(c) for c in s.z[1]]
+        assert str(pick) == "play " + ", ".join(played)
+        assert sorted(s.z[2] + s.z[1]) == sorted(hand)
+        assert s.history() == [str(pick)]
+
+
+def test_an_action_of_another_seat_or_state_is_refused():
+    game = _game()
+    s = game.new_initial_state(seed=5)
+    mine = s.legal_actions()[0]
+    s.apply_action("pass")
+    assert s.current_player() == 1
+    assert mine not in s.legal_actions()        # player 2 holds none of player 1's cards
+    with pytest.raises(GameError, match="not a legal action"):
+        s.apply_action(mine)
+
+
+def test_big_two_plays_the_same_games_by_action_and_by_text():
+    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
+    for seed in range(6):
+        a, b = game.new_initial_state(seed=seed), game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not a.is_terminal():
+            acts = a.legal_actions()
+            assert len(set(map(str, acts))) == len(acts)
+            pick = acts[rng.randrange(len(acts))]
+            a.apply_action(pick)
+            b.apply_action(str(pick))
+            assert a == b
+        assert a.returns() == b.returns()
