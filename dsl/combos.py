@@ -338,12 +338,13 @@ class Plan:
     number of items, the entries that apply with the shape each generates from (``chosen``) worked
     out once."""
 
-    __slots__ = ("entries", "active", "one_test")
+    __slots__ = ("entries", "active", "one_test", "sized")
 
     def __init__(self, entries: tuple):
         self.entries = entries
         self.active: dict = {}
         self.one_test = len({e[3] for e in entries}) <= 1     # every entry has the same test
+        self.sized = all(e[0] is not None for e in entries)   # every entry's sets have a size known when compiling
 
     def __repr__(self):
         return f"Plan({self.entries!r})"
@@ -494,11 +495,31 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
     elif not active:
         out = []
     elif plan.one_test:
-        buckets, cands = {}, []
-        for size, shapes, best, t in active:
-            cands.extend(_gen(items, size, shapes, pos, buckets, best))
         t = active[0][3]
         test = None if t is None else tests[t]
+        buckets = {}
+        if test is None and (plan.sized or None not in [e[0] for e in active]):
+            # (a lead: no test) each set straight from its indices, size by size: only sets of
+            # one size can be alike
+            by_size: dict = {}
+            for size, shapes, best, t in active:
+                made = _gen(items, size, shapes, pos, buckets, best)
+                if size in by_size:
+                    by_size[size].append(made)
+                else:
+                    by_size[size] = [made]
+            get = items.__getitem__
+            out = []
+            for size in sorted(by_size):
+                made = by_size[size]        # (one entry's sets are each made once)
+                made = sorted(made[0]) if len(made) == 1 else sorted(set(itertools.chain.from_iterable(made)))
+                out += [list(map(get, idx)) for idx in made]
+            if len(out) > MAX_CANDIDATES:
+                fail(f"too many combinations to choose from ({len(out):,} or more)", pos)
+            return out
+        cands = []
+        for size, shapes, best, t in active:
+            cands.extend(_gen(items, size, shapes, pos, buckets, best))
         if test is None:                # (a lead: no test) each set straight from its indices
             cands = sorted(set(cands))
             cands.sort(key=len)

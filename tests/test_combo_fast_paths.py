@@ -111,3 +111,20 @@ def test_a_choice_blocks_subset_asks_for_the_quiet_form_directly(capsys):
     out = capsys.readouterr().out
     assert "_o = _combos_at_or_none(_o, None," in out and "_or_none(_combos_at" not in out
     assert combos.COMBO_RUNTIME["_combos_at_or_none"] is combos._combos_at_or_none
+
+
+def test_a_lead_of_big_two_lists_its_sets_by_size_then_in_the_hands_order_as_trying_every_subset():
+    """The lead's path (no test; entries of known sizes, each size apart) gives the order of the
+    general path: smallest first, then by the hand's order — what seeded games depend on."""
+    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
+    names = game.program.procs[0][0].__globals__
+    plan = next(v for v in names.values() if isinstance(v, combos.Plan) and not any(e[1] for e in v.entries))
+    assert plan.sized and plan.one_test
+    combination = names["_D12"]
+    rng = random.Random(8)
+    for _ in range(60):
+        hand = rng.sample(range(52), rng.randint(1, 13))
+        want = [list(map(hand.__getitem__, idx)) for n in range(1, len(hand) + 1)
+                for idx in itertools.combinations(range(len(hand)), n)
+                if combination(None, [hand[i] for i in idx])]
+        assert combos._combos_at(hand, None, plan, (), (None,), P) == want

@@ -7,6 +7,8 @@
     [x for x in Z where x.a == v]  list(filter(by_a[v], Z)): "follow suit if able" as a set test in
                                    C, with by_a[v] the bound __contains__ of the frozenset of the
                                    cards whose a is v (a constant, made when compiling)
+    any(x in Z where TEST)         any(map(table.__getitem__, Z)) where TEST reads only the card's
+    all(x in Z where TEST)         attributes (``dsl.passes.tables`` makes it one table)
 
 ``table.__getitem__`` and the ``__contains__`` tests are bound once, when compiling, and reach the
 code as constants (``_k9_getitem``, ``_k29_contains``).
@@ -18,6 +20,7 @@ from __future__ import annotations
 import ast
 
 from ..ir import K, Comp, Local, St, call, compare, walk_exprs
+from . import tables
 
 
 def _attr_of(node, target: Local):
@@ -67,6 +70,11 @@ class FastPaths(ast.NodeTransformer):
             found = self._filter(node)
             if found is not None:
                 return _typed(found, rtype)
+        if node.kind in ("any", "all") and node.cond is None:
+            read = tables.of_item(node.elt, node.target)
+            table = _attr_of(read, node.target)
+            if table is not None:
+                return _typed(call(node.kind, _values(table, node.source)), rtype)
         test = node.cond if node.kind == "count" else node.elt if node.kind == "any" and node.cond is None else None
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
             table, value = _attr_of(test.left, node.target), test.comparators[0]
