@@ -165,15 +165,23 @@ def _gen_size(n, size, pos):
     return itertools.combinations(range(n), size)
 
 
-def _gen_same(by_key, size, pos):
+def _ranked(by_key) -> list:
+    """The items' indices by key (``_buckets``), the keys with most items first."""
+    return sorted(by_key.values(), key=len, reverse=True)
+
+
+def _gen_same(by_key, size, pos, ranked=None):
+    """``ranked``: ``_ranked(by_key)``, if worked out already (the keys with too few items are not
+    looked at)."""
     if size:
         out = []
-        for idx in by_key.values():
-            if len(idx) >= size:        # most keys have too few items: no combinations() made for them
-                if len(idx) == size:
-                    out.append(tuple(idx))
-                else:
-                    out.extend(itertools.combinations(idx, size))
+        for idx in ranked if ranked is not None else _ranked(by_key):
+            if len(idx) < size:         # most keys have too few items: no combinations() made for them
+                break
+            if len(idx) == size:
+                out.append(tuple(idx))
+            else:
+                out.extend(itertools.combinations(idx, size))
         return out
     out = [()] if size == 0 else []
     if size is not None:
@@ -232,21 +240,18 @@ def _product_size(choices):
     return n
 
 
-def _gen_groups(by_key, pattern, pos):
-    """Sets made of groups of equal keys of the given sizes, each group a different key."""
+def _gen_groups(by_key, pattern, pos, ranked=None):
+    """Sets made of groups of equal keys of the given sizes, each group a different key;
+    ``ranked``: ``_ranked(by_key)``, if worked out already."""
     pattern = sorted(pattern, reverse=True)
     if not pattern or pattern[-1] <= 0:
         return [()] if not [p for p in pattern if p] else []
-    top = pattern[0]
-    for idx in by_key.values():     # (most hands have no key with as many items as the largest group)
-        if len(idx) >= top:
-            break
-    else:
+    groups = ranked if ranked is not None else _ranked(by_key)
+    # (most hands have no key with as many items as the largest group)
+    if len(groups) < len(pattern) or len(groups[0]) < pattern[0]:
         return []
-    groups = list(by_key.values())
-    sizes = list(map(len, groups))
-    ranked = sorted(sizes, reverse=True)     # the k-th largest group of the hand holds the k-th of the pattern
-    if len(ranked) < len(pattern) or any(map(_lt, ranked, pattern)):
+    sizes = list(map(len, groups))  # the k-th largest group of the hand holds the k-th of the pattern
+    if any(map(_lt, sizes, pattern)):
         return []
     # the keys that can make each group of the pattern (their positions among the keys)
     able = [list(itertools.compress(range(len(groups)), map(need.__le__, sizes))) for need in pattern]
@@ -287,13 +292,16 @@ def _gen(items, size, shapes, pos, buckets, best=None):
     by_key = buckets.get(best[1])
     if by_key is None:
         by_key = buckets[best[1]] = _buckets(items, best[1])
-    if kind == "groups":
+    if kind == "groups" or kind == "same":
+        ranked = buckets.get((best[1], 1))        # kept beside the buckets, for the other branches
+        if ranked is None:
+            ranked = buckets[(best[1], 1)] = _ranked(by_key)
+        if kind == "same":
+            return _gen_same(by_key, size, pos, ranked)
         pattern = list(best[2])
         if size is not None and sum(pattern) != size:
             return []
-        return _gen_groups(by_key, pattern, pos)
-    if kind == "same":
-        return _gen_same(by_key, size, pos)
+        return _gen_groups(by_key, pattern, pos, ranked)
     return _gen_run(by_key, size, _ring(best[2]) if kind == "round" else None, pos)
 
 
