@@ -165,23 +165,15 @@ def _gen_size(n, size, pos):
     return itertools.combinations(range(n), size)
 
 
-def _ranked(by_key) -> list:
-    """The items' indices by key (``_buckets``), the keys with most items first."""
-    return sorted(by_key.values(), key=len, reverse=True)
-
-
-def _gen_same(by_key, size, pos, ranked=None):
-    """``ranked``: ``_ranked(by_key)``, if worked out already (the keys with too few items are not
-    looked at)."""
+def _gen_same(by_key, size, pos):
     if size:
         out = []
-        for idx in ranked if ranked is not None else _ranked(by_key):
-            if len(idx) < size:         # most keys have too few items: no combinations() made for them
-                break
-            if len(idx) == size:
-                out.append(tuple(idx))
-            else:
-                out.extend(itertools.combinations(idx, size))
+        for idx in by_key.values():
+            if len(idx) >= size:        # most keys have too few items: no combinations() made for them
+                if len(idx) == size:
+                    out.append(tuple(idx))
+                else:
+                    out.extend(itertools.combinations(idx, size))
         return out
     out = [()] if size == 0 else []
     if size is not None:
@@ -240,18 +232,21 @@ def _product_size(choices):
     return n
 
 
-def _gen_groups(by_key, pattern, pos, ranked=None):
-    """Sets made of groups of equal keys of the given sizes, each group a different key;
-    ``ranked``: ``_ranked(by_key)``, if worked out already."""
+def _gen_groups(by_key, pattern, pos):
+    """Sets made of groups of equal keys of the given sizes, each group a different key."""
     pattern = sorted(pattern, reverse=True)
     if not pattern or pattern[-1] <= 0:
         return [()] if not [p for p in pattern if p] else []
-    groups = ranked if ranked is not None else _ranked(by_key)
-    # (most hands have no key with as many items as the largest group)
-    if len(groups) < len(pattern) or len(groups[0]) < pattern[0]:
+    top = pattern[0]
+    for idx in by_key.values():     # (most hands have no key with as many items as the largest group)
+        if len(idx) >= top:
+            break
+    else:
         return []
-    sizes = list(map(len, groups))  # the k-th largest group of the hand holds the k-th of the pattern
-    if any(map(_lt, sizes, pattern)):
+    groups = list(by_key.values())
+    sizes = list(map(len, groups))
+    ranked = sorted(sizes, reverse=True)     # the k-th largest group of the hand holds the k-th of the pattern
+    if len(ranked) < len(pattern) or any(map(_lt, ranked, pattern)):
         return []
     # the keys that can make each group of the pattern (their positions among the keys)
     able = [list(itertools.compress(range(len(groups)), map(need.__le__, sizes))) for need in pattern]
@@ -292,16 +287,13 @@ def _gen(items, size, shapes, pos, buckets, best=None):
     by_key = buckets.get(best[1])
     if by_key is None:
         by_key = buckets[best[1]] = _buckets(items, best[1])
-    if kind == "groups" or kind == "same":
-        ranked = buckets.get((best[1], 1))        # kept beside the buckets, for the other branches
-        if ranked is None:
-            ranked = buckets[(best[1], 1)] = _ranked(by_key)
-        if kind == "same":
-            return _gen_same(by_key, size, pos, ranked)
+    if kind == "groups":
         pattern = list(best[2])
         if size is not None and sum(pattern) != size:
             return []
-        return _gen_groups(by_key, pattern, pos, ranked)
+        return _gen_groups(by_key, pattern, pos)
+    if kind == "same":
+        return _gen_same(by_key, size, pos)
     return _gen_run(by_key, size, _ring(best[2]) if kind == "round" else None, pos)
 
 
@@ -346,13 +338,12 @@ class Plan:
     number of items, the entries that apply with the shape each generates from (``chosen``) worked
     out once."""
 
-    __slots__ = ("entries", "active", "one_test", "sized")
+    __slots__ = ("entries", "active", "one_test")
 
     def __init__(self, entries: tuple):
         self.entries = entries
         self.active: dict = {}
         self.one_test = len({e[3] for e in entries}) <= 1     # every entry has the same test
-        self.sized = all(e[0] is not None for e in entries)   # every entry's sets have a size known when compiling
 
     def __repr__(self):
         return f"Plan({self.entries!r})"
@@ -503,31 +494,11 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
     elif not active:
         out = []
     elif plan.one_test:
-        t = active[0][3]
-        test = None if t is None else tests[t]
-        buckets = {}
-        if test is None and (plan.sized or None not in [e[0] for e in active]):
-            # (a lead: no test) each set straight from its indices, size by size: only sets of
-            # one size can be alike
-            by_size: dict = {}
-            for size, shapes, best, t in active:
-                made = _gen(items, size, shapes, pos, buckets, best)
-                if size in by_size:
-                    by_size[size].append(made)
-                else:
-                    by_size[size] = [made]
-            get = items.__getitem__
-            out = []
-            for size in sorted(by_size):
-                made = by_size[size]        # (one entry's sets are each made once)
-                made = sorted(made[0]) if len(made) == 1 else sorted(set(itertools.chain.from_iterable(made)))
-                out += [list(map(get, idx)) for idx in made]
-            if len(out) > MAX_CANDIDATES:
-                fail(f"too many combinations to choose from ({len(out):,} or more)", pos)
-            return out
-        cands = []
+        buckets, cands = {}, []
         for size, shapes, best, t in active:
             cands.extend(_gen(items, size, shapes, pos, buckets, best))
+        t = active[0][3]
+        test = None if t is None else tests[t]
         if test is None:                # (a lead: no test) each set straight from its indices
             cands = sorted(set(cands))
             cands.sort(key=len)

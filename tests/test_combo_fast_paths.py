@@ -114,12 +114,12 @@ def test_a_choice_blocks_subset_asks_for_the_quiet_form_directly(capsys):
 
 
 def test_a_lead_of_big_two_lists_its_sets_by_size_then_in_the_hands_order_as_trying_every_subset():
-    """The lead's path (no test; entries of known sizes, each size apart) gives the order of the
-    general path: smallest first, then by the hand's order — what seeded games depend on."""
+    """A lead (no test; seven entries, their sets made together) gives the order of the general
+    path: smallest first, then by the hand's order — what seeded games depend on."""
     game = load_game(ROOT / "examples" / "big_two.rules", players=4)
     names = game.program.procs[0][0].__globals__
     plan = next(v for v in names.values() if isinstance(v, combos.Plan) and not any(e[1] for e in v.entries))
-    assert plan.sized and plan.one_test
+    assert plan.one_test
     combination = names["_D12"]
     rng = random.Random(8)
     for _ in range(60):
