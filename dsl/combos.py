@@ -84,7 +84,8 @@ class KeyMemo(dict):
     a tuple of items -> its key; ``one`` holds the key of each single item by the item itself
     (no tuple to build: a follow of one card looks its hand's keys up in C). ``sets``: the define
     reads its cards as a set, not in their order (``Combinations._order_free``), so a combination
-    is remembered by its cards sorted: the same cards held in another order find it."""
+    not found as it is held is looked for by its cards sorted, and remembered both ways: the same
+    cards held in another order find it, and the order seen before is found without sorting."""
 
     __slots__ = ("one", "sets")
 
@@ -93,21 +94,23 @@ class KeyMemo(dict):
         self.one = {}
         self.sets = sets
 
-    def at(self, items) -> tuple:
-        """The key the memo keeps items' value by."""
-        return tuple(sorted(items)) if self.sets else tuple(items)
-
 
 def _memo(S, fn, items, memo):
     """fn(S, items), remembered by the items when fn reads nothing of the state (memo is a dict)."""
     if memo is None:
         return fn(S, items)
-    t = memo.at(items)
+    t = tuple(items)
     v = memo.get(t)
     if v is None:
-        v = fn(S, items)
         if len(memo) >= MAX_MEMO:
             memo.clear()
+        if memo.sets:           # the same cards in another order, seen before?
+            u = tuple(sorted(t))
+            v = memo.get(u)
+            if v is None:
+                v = memo[u] = fn(S, items)
+        else:
+            v = fn(S, items)
         memo[t] = v
     return v
 
@@ -378,7 +381,7 @@ def _picks(items, cands, ordered: bool) -> list:
 
 def _keys_of(S, picks, key, kmemo) -> list:
     """beats()'s KEY of each pick, remembered for the program (KEY reads only its cards)."""
-    vals = list(map(kmemo.get, picks if not kmemo.sets else map(tuple, map(sorted, picks))))
+    vals = list(map(kmemo.get, picks))
     if None in vals:
         for j, v in enumerate(vals):
             if v is None:
@@ -408,7 +411,7 @@ def _mask(picks, test):
     if n not in sizes:          # none has as many items as OLD
         return ()
     vals = _keys_of(S, picks, key, kmemo)
-    low = kmemo.get(kmemo.at(old))
+    low = kmemo.get(tuple(old))
     if low is None:
         low = _memo(S, key, old, kmemo)
     right = map(_lt, itertools.repeat(low), vals)
@@ -425,13 +428,13 @@ def _beating_all(picks, size, S, old, key, kmemo) -> list:
     """``beats(s, OLD, KEY)`` (no bombs, KEY reads only its cards) of picks all of ``size`` items."""
     if size != len(old) or not picks:
         return []
-    low = kmemo.get(kmemo.at(old))
+    low = kmemo.get(tuple(old))
     if low is None:
         low = _memo(S, key, old, kmemo)
     out = []
     get = kmemo.get
-    for p, k in zip(picks, picks if not kmemo.sets else map(tuple, map(sorted, picks))):
-        v = get(k)
+    for p in picks:
+        v = get(p)
         if v is None:
             v = _memo(S, key, list(p), kmemo)
         if v > low:
