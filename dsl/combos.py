@@ -101,17 +101,23 @@ def _memo(S, fn, items, memo):
         return fn(S, items)
     t = tuple(items)
     v = memo.get(t)
-    if v is None:
-        if len(memo) >= MAX_MEMO:
-            memo.clear()
-        if memo.sets:           # the same cards in another order, seen before?
-            u = tuple(sorted(t))
-            v = memo.get(u)
-            if v is None:
-                v = memo[u] = fn(S, items)
-        else:
-            v = fn(S, items)
-        memo[t] = v
+    return _missed(S, fn, t, memo) if v is None else v
+
+
+def _missed(S, fn, t: tuple, memo):
+    """fn(S, the items of t), for items not found in the memo as they are held: found by the items
+    sorted if the memo keeps sets (the same cards seen in another order), else worked out; then
+    remembered as held, so that the next time needs no sort."""
+    if len(memo) >= MAX_MEMO:
+        memo.clear()
+    if memo.sets:
+        u = tuple(sorted(t))
+        v = memo.get(u)
+        if v is None:
+            v = memo[u] = fn(S, list(t))
+    else:
+        v = fn(S, list(t))
+    memo[t] = v
     return v
 
 
@@ -385,7 +391,7 @@ def _keys_of(S, picks, key, kmemo) -> list:
     if None in vals:
         for j, v in enumerate(vals):
             if v is None:
-                vals[j] = _memo(S, key, list(picks[j]), kmemo)
+                vals[j] = _missed(S, key, picks[j], kmemo)
     return vals
 
 
@@ -436,7 +442,7 @@ def _beating_all(picks, size, S, old, key, kmemo) -> list:
     for p in picks:
         v = get(p)
         if v is None:
-            v = _memo(S, key, list(p), kmemo)
+            v = _missed(S, key, p, kmemo)
         if v > low:
             out.append(list(p))
     return out

@@ -83,7 +83,7 @@ class Game:
     def _legal(self, pending) -> list:
         """The Actions of an open decision [seat, decision, options]."""
         p, did, opts = pending
-        if self._listed[did] is not None:
+        if self._listed[did] is not None:      # sets of cards: each seat's Action by the set as a tuple
             return _listed(self._listed[did][p], opts)
         row = self._acts[did][p]        # option -> Action
         listy = self._listy[did]
@@ -294,10 +294,6 @@ class State:
                 self._row = None
         legal = self._legal
         if legal is None:
-            rows = self._game._listed[pending[1]]
-            if rows is not None:    # sets of cards: each seat's Action by the set as a tuple
-                legal = self._legal = _listed(rows[pending[0]], pending[2])
-                return legal.copy()
             legal = self._legal = self._game._legal(pending)
         return legal.copy()
 
