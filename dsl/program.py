@@ -275,9 +275,36 @@ def pick_random(S, options: list, show, pos: Pos):
     return chosen
 
 
+def _shuffle(r: random.Random, x: list) -> None:
+    """``r.shuffle(x)`` written out: the same draws of ``getrandbits`` in the same order (so the same
+    order of the cards), without a call of ``_randbelow`` per card."""
+    getrandbits = r.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _same_as_shuffle() -> bool:
+    """Whether ``_shuffle`` orders as this Python's ``random.shuffle`` does (checked once, at import)."""
+    for seed in range(8):
+        a, b = list(range(70)), list(range(70))
+        random.Random(seed).shuffle(a)
+        _shuffle(random.Random(seed), b)
+        if a != b:
+            return False
+    return True
+
+
+_SHUFFLE = _shuffle if _same_as_shuffle() else random.Random.shuffle
+
+
 def _random_shuffle(S, zone: list) -> None:
     r = random.Random(S.rng)
-    r.shuffle(zone)
+    _SHUFFLE(r, zone)
     S.rng = r.getrandbits(62)
 
 

@@ -1,0 +1,24 @@
+"""``dsl.program._shuffle`` is ``random.shuffle`` written out (no call per card): for every seed and
+length it must give the same order, or seeded games would change. At import the program checks it
+against this Python's ``random.shuffle`` and falls back to it if they ever differ."""
+from __future__ import annotations
+
+import random
+
+from dsl import program
+
+
+def test_the_written_out_shuffle_orders_as_random_shuffle_for_every_length_and_seed():
+    for n in range(0, 130):
+        for seed in (0, 1, 7, 2**40 + 3, 123456789):
+            a, b = list(range(n)), list(range(n))
+            ra, rb = random.Random(seed), random.Random(seed)
+            ra.shuffle(a)
+            program._shuffle(rb, b)
+            assert a == b, (n, seed)
+            assert ra.getrandbits(62) == rb.getrandbits(62)     # the generator moved on alike
+
+
+def test_this_python_uses_the_written_out_shuffle():
+    assert program._same_as_shuffle()
+    assert program._SHUFFLE is program._shuffle
