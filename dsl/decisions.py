@@ -82,7 +82,7 @@ class Decisions:
         listing = self._option_list(c, src, cond, such, key, vt, scope, tslot, opts, plan)
         made = listing[-1].value        # _combos(...) or _subsets(...): none leaves the moves
         if isinstance(made.func, ast.Name) and made.func.id == "_combos_at":    # its own quiet form: no wrapper
-            listing[-1].value = call("_combos_at_or_none", *made.args)
+            listing[-1].value = call("_combos_at", *made.args, K(True))
         else:
             listing[-1].value = call("_or_none", made.func, *made.args)
         return slot, listing, listing[0].value, unique
@@ -259,7 +259,8 @@ class Decisions:
         out = []
         if cond is None:   # the options are a list of their own: a zone's or a constant list is copied
             fresh = isinstance(src, (ast.List, Comp)) or (isinstance(src, ast.Call) and getattr(src.func, "id", "") in ("list", "_range"))
-            out.append(assign(opts, src if fresh else call("list", src), pos))
+            # (not for a combination's plan: _combos_at only reads the items, and makes new lists)
+            out.append(assign(opts, src if fresh or (s.subset and plan is not None) else call("list", src), pos))
         else:
             tvar = scope.ref(tslot)
             out.append(assign(opts, Comp("list", tvar, scope.ref(tslot), src, cond), pos))

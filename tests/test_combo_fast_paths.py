@@ -109,7 +109,7 @@ def test_a_choice_blocks_subset_asks_for_the_quiet_form_directly(capsys):
     from interpreter.cli import main
     assert main(["compile", str(ROOT / "examples" / "big_two.rules"), "--players", "4", "--emit"]) == 0
     out = capsys.readouterr().out
-    assert "_o = _combos_at_or_none(_o, None," in out and "_or_none(_combos_at" not in out
+    assert "_o = _combos_at(_o, None," in out and ", True)" in out and "_or_none(" not in out
     assert combos.COMBO_RUNTIME["_combos_at_or_none"] is combos._combos_at_or_none
 
 

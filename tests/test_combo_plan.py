@@ -20,8 +20,8 @@ def test_big_two_builds_no_plan_at_a_decision():
     """The seven entries are one constant: the table's size and the beats() test appear once in the call."""
     game = load_game(ROOT / "examples" / "big_two.rules", players=4)
     calls = _calls(game)
-    follow = [c for c in calls if "_combos_at_or_none(" in c]
-    lead = [c for c in calls if "_or_none" not in c and "_combos_at(" in c]
+    follow = [c for c in calls if c.endswith(", True)")]     # a choice block's pick: the quiet form
+    lead = [c for c in calls if not c.endswith(", True)") and "_combos_at(" in c]
     assert follow and lead
     for c in follow:
         assert c.count("len(_z[") == 1 and c.count("(S, ") == 1, c
