@@ -199,12 +199,16 @@ def move_cards(S, cards, dest: int, bottom: bool = False) -> None:
         z[dest] = cards
         loc[:] = [dest] * len(loc)
         return
+    to = own(z, dest)       # (one list: own() copies a shared zone once, then it is this state's)
     for c in (reversed(cards) if bottom else cards):
-        own(z, loc[c]).remove(c)
+        src = z[loc[c]]
+        if src.__class__ is tuple:
+            src = own(z, loc[c])
+        src.remove(c)
         if bottom:
-            own(z, dest).insert(0, c)
+            to.insert(0, c)
         else:
-            own(z, dest).append(c)
+            to.append(c)
         loc[c] = dest
 
 

@@ -68,7 +68,7 @@ class Game:
                         a.row = row.lookup
         self._lookups = [[row.lookup for row in rows] if rows and rows[0].keyed else None for rows in self._acts]
         # options that are sets of cards never reading alike: each seat's Actions kept by the set
-        # as a tuple, offered unnumbered (State.legal_actions, _Actions.fill)
+        # as a tuple, offered unnumbered (Game._legal, _Actions.fill)
         self._listed = [rows if u and ls else None for rows, u, ls in zip(self._acts, self._unique, self._listy)]
         # the state values a new game starts with (State._start copies them)
         ncards = len(program.card_names)
@@ -83,8 +83,13 @@ class Game:
     def _legal(self, pending) -> list:
         """The Actions of an open decision [seat, decision, options]."""
         p, did, opts = pending
-        if self._listed[did] is not None:      # sets of cards: each seat's Action by the set as a tuple
-            return _listed(self._listed[did][p], opts)
+        rows = self._listed[did]
+        if rows is not None:    # sets of cards (or moves) never reading alike: each seat's Action by
+            row = rows[p]       # the set as a tuple (a move's text by its letters: _Actions.fill)
+            out = [*map(row.get, map(tuple, opts))]
+            if not all(out):
+                row.fill(out, opts, _KEPT)
+            return out
         row = self._acts[did][p]        # option -> Action
         listy = self._listy[did]
         keys = (opts if not listy else list(map(tuple, opts)) if listy == 1
@@ -580,15 +585,6 @@ class State:
     def __repr__(self):
         who = "over" if self.pending is None else f"Player {self.pending[0] + 1} to move"
         return f"<State of {self._prog.title}: {who}, {steps_count(self.steps)} steps>"
-
-
-def _listed(row, opts: list) -> list:
-    """The Actions of options that are sets of cards (lists) or named moves (texts), never reading
-    alike, from the seat's table ``row`` (``Game._listed``)."""
-    out = [*map(row.get, map(tuple, opts))]
-    if not all(out):
-        row.fill(out, opts, _KEPT)
-    return out
 
 
 def _resume_at_frame(S: "State", F: list, value):
