@@ -143,7 +143,14 @@ def test_ctrl_c_ends_the_run_and_every_worker_cleanly():
                          text=True, start_new_session=True)
     time.sleep(6)                       # the workers are up and playing
     os.killpg(p.pid, signal.SIGINT)     # what Ctrl-C does: the whole foreground group
-    out, err = p.communicate(timeout=60)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:   # (a shell that started pytest in the background ignores
+        os.killpg(p.pid, signal.SIGKILL)    # SIGINT, and so would the run): end it, then fail
+        p.communicate()
+        ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        pytest.fail("the run did not end within 60 s of Ctrl-C"
+                    + (" (SIGINT is ignored in this test process, and so in the run it started)" if ignored else ""))
     assert p.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err and "KeyboardInterrupt" not in err
     deadline = time.time() + 15
