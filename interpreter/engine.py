@@ -77,8 +77,10 @@ class Game:
         cv0 = [[v.initial] * ncards for v in program.card_vars]
         if program.team_seats:      # each seat's team, alternating round the table (dsl.teams)
             pv0[program.team_var] = list(program.team_seats)
-        listy = any(isinstance(v.initial, list) for v in (*program.globals, *program.player_vars, *program.card_vars))
-        self._initial = (g0, pv0, cv0, listy)
+        # which rows hold lists (a `list of` value): each state gets lists of its own there
+        listy = (any(isinstance(v, list) for v in g0), [isinstance(v.initial, list) for v in program.player_vars],
+                 [isinstance(v.initial, list) for v in program.card_vars])
+        self._initial = (g0, pv0, cv0, listy if listy[0] or any(listy[1]) or any(listy[2]) else None)
 
     def _legal(self, pending) -> list:
         """The Actions of an open decision [seat, decision, options]."""
@@ -214,9 +216,9 @@ class State:
         S.loc = [0] * ncards
         g0, pv0, cv0, listy = game._initial
         if listy:       # a value that is a list starts as a list of its own in each state
-            S.g = [_copy(v) for v in g0]
-            S.pv = [[_copy(v) for v in row] for row in pv0]
-            S.cv = [[_copy(v) for v in row] for row in cv0]
+            S.g = [_copy(v) for v in g0] if listy[0] else g0[:]
+            S.pv = [[*map(_copy, row)] if lists else row[:] for row, lists in zip(pv0, listy[1])]
+            S.cv = [[*map(_copy, row)] if lists else row[:] for row, lists in zip(cv0, listy[2])]
         else:
             S.g = g0[:]
             S.pv = list(map(list.copy, pv0))
