@@ -554,7 +554,7 @@ def _combos_at_or_none(items, keyfn, plan, sizes, tests, pos):
 
 _combos_at.or_none = _combos_at_or_none     # _or_none(_combos_at, ...) without raising and catching
 
-COMBO_RUNTIME = {"_combos": _combos, "_combos_at": _combos_at, "_combos_at_or_none": _combos_at_or_none, "_same": _same, "_run": _run, "_run_round": _run_round,
+COMBO_RUNTIME = {"_combos": _combos, "_combos_at": _combos_at, "_same": _same, "_run": _run, "_run_round": _run_round,
                  "_groups": _groups, "_leading": _leading, "_beats": _beats}
 
 
