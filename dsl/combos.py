@@ -23,6 +23,7 @@ from .program import fail, fail_no_options
 MAX_CANDIDATES = 200_000        # sets a plan may generate before testing (a clear error beyond)
 MAX_PLAIN = 16                  # items of a choice whose condition gives no shape (2**16 subsets)
 MAX_GROUP = 16                  # "any number of one key": cards of one key at most
+MAX_KEPT = 10_000               # items under which a plan keeps the sets it made (_kept)
 
 
 
@@ -345,13 +346,14 @@ class Plan:
     indices of the decision's sizes that must agree with it, its shapes, the index of its test among
     the decision's tests or None); ``active`` keeps, for each set of the decision's sizes and each
     number of items, the entries that apply with the shape each generates from (``chosen``) worked
-    out once."""
+    out once; ``kept``, by the decision's sizes, the sets last made for a hand (``_kept``)."""
 
-    __slots__ = ("entries", "active", "one_test")
+    __slots__ = ("entries", "active", "one_test", "kept")
 
     def __init__(self, entries: tuple):
         self.entries = entries
         self.active: dict = {}
+        self.kept: dict = {}        # the sets generated for a hand, by the decision's sizes (_kept)
         self.one_test = len({e[3] for e in entries}) <= 1     # every entry has the same test
 
     def __repr__(self):
@@ -383,6 +385,49 @@ def _picks(items, cands, ordered: bool) -> list:
         cands = sorted(set(cands))
         cands.sort(key=len)
     return list(map(tuple, map(map, itertools.repeat(items.__getitem__), cands)))
+
+
+def _made(items, active, pos) -> list:
+    """The sets the active entries of a plan generate from the items, as item tuples, smallest
+    first, then in the items' order, each once (not yet tested)."""
+    if len(active) == 1:
+        size, shapes, best, _ = active[0]
+        picks = _picks(items, sorted(_gen(items, size, shapes, pos, {}, best)), True)
+        if size is None:
+            picks.sort(key=len)
+        return picks
+    buckets, cands = {}, []
+    for size, shapes, best, _ in active:
+        cands.extend(_gen(items, size, shapes, pos, buckets, best))
+    return _picks(items, cands, False)
+
+
+def _kept(items, plan, sizes, active, pos) -> list:
+    """``_made``, kept by the plan for the hand it was made from. A plan's shapes read only the
+    items (their keys are card attributes), and every shape holds of a set by its items alone, so
+    the sets made from a hand that has only lost items since (the rest in the same order) are the
+    sets made before that hold none of the lost items, in the same order: a seat's next lead
+    filters its last one's sets instead of generating them again. Kept under each item of the hand
+    (any item still held finds it); the items must differ (a zone's cards: no key)."""
+    kept = plan.kept.get(sizes)
+    if kept is None:
+        kept = plan.kept[sizes] = {}
+    if items:
+        e = kept.get(items[0])
+        if e is not None:
+            where, picks = e        # where: each item of that hand -> its place there
+            at = [*map(where.get, items)]
+            if None not in at and at == sorted(at):     # the same items, or fewer in the same order
+                if len(at) < len(where):
+                    gone = where.keys() - items
+                    picks = [*filter(gone.isdisjoint, picks)]
+                    kept.update(zip(items, itertools.repeat((dict(zip(items, range(len(items)))), picks))))
+                return picks
+    picks = _made(items, active, pos)
+    if len(kept) > MAX_KEPT:
+        kept.clear()
+    kept.update(zip(items, itertools.repeat((dict(zip(items, range(len(items)))), picks))))
+    return picks
 
 
 def _keys_of(S, picks, key, kmemo) -> list:
@@ -488,9 +533,7 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
                 fail_no_options("no combination satisfies the condition", pos)
             return out
         if shapes:
-            picks = _picks(items, sorted(_gen(items, size, shapes, pos, {}, best)), True)
-            if size is None:
-                picks.sort(key=len)
+            picks = _kept(items, plan, sizes, active, pos) if keyfn is None else _made(items, active, pos)
         elif size == 1:
             picks = list(zip(items))
         else:
@@ -503,23 +546,18 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
     elif not active:
         out = []
     elif plan.one_test:
-        buckets, cands = {}, []
-        for size, shapes, best, t in active:
-            cands.extend(_gen(items, size, shapes, pos, buckets, best))
+        picks = _kept(items, plan, sizes, active, pos) if keyfn is None else _made(items, active, pos)
         t = active[0][3]
         test = None if t is None else tests[t]
-        if test is None:                # (a lead: no test) each set straight from its indices
-            cands = sorted(set(cands))
-            cands.sort(key=len)
-            get = items.__getitem__
-            out = [list(map(get, idx)) for idx in cands]
+        if test is None:                # (a lead: no test) each set as a list of its own
+            out = [*map(list, picks)]
         elif type(test) is tuple and test[4] is None and test[3] is not None:
             n = len(test[1])            # beats(s, OLD, KEY) alone: only sets of OLD's size can pass
-            cands = sorted({idx for idx in cands if len(idx) == n})
-            get = items.__getitem__
-            out = _beating_all([tuple(map(get, idx)) for idx in cands], n, *test[:4])
+            if any(e[0] != n for e in active):
+                picks = [p for p in picks if len(p) == n]
+            out = _beating_all(picks, n, *test[:4])
         else:
-            out = _passing(_picks(items, cands, False), tests[t])
+            out = _passing(picks, test)
     else:
         buckets, by_test = {}, {}
         for size, shapes, best, t in active:

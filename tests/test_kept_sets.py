@@ -1,0 +1,113 @@
+"""A combination plan keeps the sets it made for a hand (dsl.combos._kept): a hand that has only
+lost cards since, the rest in the same order, gets the sets made before that hold none of the lost
+cards — the same list, in the same order, as making them again — and any other hand has its sets
+made afresh."""
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+from dsl import combos
+from dsl.combos import KeyMemo
+from dsl.errors import Pos
+from interpreter import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+P = Pos("t.rules", 1, 1)
+
+
+def _big_two():
+    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
+    names = game.program.procs[0][0].__globals__
+    plans = [v for v in names.values() if isinstance(v, combos.Plan)]
+    lead = next(p for p in plans if not any(e[1] for e in p.entries))
+    follow = next(p for p in plans if p is not lead)
+    return names, lead, follow
+
+
+def _every_subset(hand, ok):
+    """What trying every subset gives: smallest first, then in the hand's order."""
+    return [list(map(hand.__getitem__, idx)) for n in range(1, len(hand) + 1)
+            for idx in itertools.combinations(range(len(hand)), n) if ok([hand[i] for i in idx])]
+
+
+def _counting(monkeypatch):
+    made = []
+    real = combos._made
+    monkeypatch.setattr(combos, "_made", lambda items, *a: made.append(list(items)) or real(items, *a))
+    return made
+
+
+def test_a_hand_that_only_lost_cards_gets_the_sets_it_had_without_those_cards(monkeypatch):
+    names, lead, _ = _big_two()
+    combination = names["_D12"]
+    made = _counting(monkeypatch)
+    rng = random.Random(3)
+    for _ in range(40):
+        hand = rng.sample(range(52), 13)
+        first = True
+        while hand:
+            got = combos._combos_at(list(hand), None, lead, (), (None,), P)
+            assert got == _every_subset(hand, lambda s: combination(None, s))
+            assert made.pop() == hand if first else not made     # made once, then filtered
+            first = False
+            for c in rng.sample(hand, min(len(hand), rng.randint(1, 5))):
+                hand.remove(c)
+
+
+def test_another_hand_a_reordered_hand_or_a_hand_with_a_new_card_is_made_afresh(monkeypatch):
+    names, lead, _ = _big_two()
+    combination = names["_D12"]
+    made = _counting(monkeypatch)
+    hand = [0, 13, 26, 39, 1, 14, 2, 3, 4, 5, 27, 40]       # (cards by rank then suit: a quad, a pair, ...)
+    for now in (hand, hand[:-1], hand[::-1], hand[:-1] + [51], [7, 8, 9], hand[2:]):
+        got = combos._combos_at(list(now), None, lead, (), (None,), P)
+        assert got == _every_subset(now, lambda s: combination(None, s))
+    assert made == [hand, hand[::-1], hand[:-1] + [51], [7, 8, 9], hand[2:]]    # hand[:-1]: filtered
+
+
+def test_kept_sets_are_tested_afresh_each_time_and_never_handed_out():
+    """A follow keeps the sets of its size, not the ones that passed: a higher table leaves fewer;
+    the lists offered are new each time (a caller may keep or change them)."""
+    names, _, follow = _big_two()
+    strength, combination = names["_D17"], names["_D12"]
+    memo = KeyMemo(sets=True)
+    hand = [0, 13, 26, 39, 1, 14, 2, 15, 28, 41, 3, 16]
+    tables = [[12, 25], [1, 14], [0, 13], [2, 15], [3, 16]]      # pairs, as Big Two's cards go
+    for table in tables:
+        got = combos._combos_at(list(hand), None, follow, (2,), ((None, table, strength, memo, None, None),), P, True)
+        want = _every_subset(hand, lambda s: combination(None, s) and len(s) == 2
+                             and strength(None, s) > strength(None, table))
+        assert got == want
+        for s in got:
+            s.append(99)            # changing what was offered changes nothing kept
+        hand = hand[1:]
+
+
+def test_the_plan_starts_again_when_it_keeps_too_many_items(monkeypatch):
+    names, lead, _ = _big_two()
+    monkeypatch.setattr(combos, "MAX_KEPT", 20)
+    rng = random.Random(4)
+    for _ in range(10):
+        hand = rng.sample(range(52), 13)
+        combos._combos_at(hand, None, lead, (), (None,), P)
+        assert len(lead.kept[()]) <= 20 + 13
+
+
+def test_seeded_big_two_games_are_the_same_with_and_without_kept_sets(monkeypatch):
+    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
+
+    def play():
+        out = []
+        for seed in range(15):
+            s = game.new_initial_state(seed=seed)
+            r = random.Random(seed)
+            while not s.is_terminal():
+                a = s.legal_actions()
+                out.append(list(map(str, a)))
+                s.apply_action(a[r.randrange(len(a))])
+        return out
+    kept = play()
+    monkeypatch.setattr(combos, "_kept", lambda items, plan, sizes, active, pos: combos._made(items, active, pos))
+    assert play() == kept
