@@ -317,6 +317,15 @@ class Declarations:
             return lambda v: "no team" if v is None else teams[v]
         if T.is_list(t):
             inner = self.display(T.elem(t))
+            if T.elem(t) == T.CARD:     # (a set of cards offered: names joined in C; "nothing" among them below)
+                def cards(v):
+                    if not v:
+                        return "nothing"
+                    try:
+                        return ", ".join(map(names.__getitem__, v))
+                    except TypeError:
+                        return ", ".join(map(inner, v))
+                return cards
             return lambda v: ", ".join(inner(x) for x in v) if v else "nothing"
         if t == T.ZONE:
             zones = self.zones

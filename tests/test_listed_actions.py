@@ -111,3 +111,13 @@ def test_big_two_plays_the_same_games_by_action_and_by_text():
             b.apply_action(str(pick))
             assert a == b
         assert a.returns() == b.returns()
+
+
+def test_a_set_of_cards_reads_as_its_names_and_a_missing_card_as_nothing():
+    """The text of a list of cards (names joined in C) reads as it did item by item."""
+    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
+    lead = next(d for d in game.program.decisions if d.label == "play")
+    names = game.program.card_names
+    assert lead.display([0, 5, 51]) == ", ".join([names[0], names[5], names[51]])
+    assert lead.display([]) == "nothing"
+    assert lead.display([3, None]) == f"{names[3]}, nothing"
