@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 
+MARKS = 1 << 16         # the marks of sets seen once, per seat and decision (_Actions.fill): 64 KB
+
+
 class Action(str):
     """A legal action: its text is stable, readable, and unique among the legal actions.
     ``player`` is who takes it; ``text`` is the plain str (what the history keeps). Actions are
@@ -28,10 +31,11 @@ class _Actions(dict):
     """One seat's Actions for one decision: option -> Action, each made the first time it is asked
     for (a list option is looked up as a tuple, by Game._legal)."""
 
-    __slots__ = ("label", "display", "player", "whole", "keyed", "lookup", "entry")
+    __slots__ = ("label", "display", "player", "whole", "keyed", "lookup", "entry", "marks")
 
     def __init__(self, decision, player: int):
         super().__init__()
+        self.marks = None       # sets seen once (fill): a bytearray, made when first needed
         self.label, self.display, self.player = decision.label, decision.display, player
         self.whole = decision.whole_text
         self.keyed = False      # options are their own keys and never numbered (Game._lookups)
@@ -47,15 +51,27 @@ class _Actions(dict):
     def fill(self, out: list, opts: list, kept: int) -> None:
         """Make the Actions missing (None) from ``out``, the Actions of ``opts``, for a decision whose
         options are sets of cards that never read alike (and named moves): each is kept by its set
-        as a tuple (a move by its text's letters, which no tuple of card ids equals), up to ``kept``.
-        They hold no option: a list in each of thousands of kept Actions would make every full
-        garbage collection walk them (apply_action finds them among the state's by identity)."""
+        as a tuple (a move by its text's letters, which no tuple of card ids equals), up to ``kept``
+        — from the second time it is asked for: most sets of five cards of a hand are offered once
+        in a long run, the single cards and pairs over and over, and each Action kept is one more
+        object that every garbage collection of the oldest generation walks (``marks``, a
+        bytearray by the set's hash, remembers which were seen; two sets sharing a mark only make
+        the second kept sooner). Kept Actions hold no option, for the same reason (apply_action
+        finds them among the state's by identity)."""
+        marks = self.marks
+        if marks is None:
+            marks = self.marks = bytearray(MARKS)
         for i, a in enumerate(out):
             if a is None:
                 option = opts[i]
                 a = out[i] = self.make(option)
                 if len(self) < kept:
-                    self[tuple(option)] = a
+                    t = tuple(option)
+                    h = hash(t) & (MARKS - 1)
+                    if marks[h]:
+                        self[t] = a
+                    else:
+                        marks[h] = 1
 
     def make(self, value) -> Action:
         """The Action of an option: the decision's label, a space, the value's text (or the whole

@@ -27,7 +27,8 @@ from .saved import STATE_FORMAT  # noqa: F401 (the saved state's format, for too
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
 _KEPT = 20_000         # Actions kept per seat and decision: a choice of a set of cards has more
-#                        options than a long run should keep (Big Two makes ~10 new ones a game)
+#                        options than a long run should keep (sets of cards: from the second time
+#                        each is offered, _Actions.fill)
 
 
 class GameError(Exception):

@@ -121,3 +121,26 @@ def test_a_set_of_cards_reads_as_its_names_and_a_missing_card_as_nothing():
     assert lead.display([0, 5, 51]) == ", ".join([names[0], names[5], names[51]])
     assert lead.display([]) == "nothing"
     assert lead.display([3, None]) == f"{names[3]}, nothing"
+
+
+def test_a_set_is_kept_from_the_second_time_it_is_offered(monkeypatch):
+    """Sets offered once (most five-card sets of a long Big Two run) are not kept: each kept Action
+    is one more object every full garbage collection walks. The second time, the set is kept, and
+    the third time its Action is the kept one."""
+    import interpreter.actions as actions
+    monkeypatch.setattr(actions, "MARKS", 1 << 22)     # (two of the 7 sets sharing a mark: one in 600,000)
+    game = _game()
+    row = game._listed[0][0]
+    s = game.new_initial_state(seed=5)
+    first = s.legal_actions()
+    assert len(row) == 0 and row.marks is not None and sum(row.marks) == len(first)
+    second = game.new_initial_state(seed=5).legal_actions()
+    assert second == first and len(row) == len(first) and not any(a is b for a, b in zip(first, second))
+    third = game.new_initial_state(seed=5).legal_actions()
+    assert all(a is b for a, b in zip(second, third))
+    import interpreter.engine as engine
+    monkeypatch.setattr(engine, "_KEPT", 0)     # none kept beyond the cap, marked or not
+    game2 = _game()
+    for _ in range(3):
+        game2.new_initial_state(seed=5).legal_actions()
+    assert len(game2._listed[0][0]) == 0
