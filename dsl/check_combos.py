@@ -300,7 +300,13 @@ class Combinations:
                     dtests.append(test)
                 t = test_at[key]
             entries.append((const, tuple(dyn), shapes.value, t))
-        return call("_combos_at", opts, keyfn, K(Plan(tuple(entries))), ast.Tuple(elts=dsizes, ctx=ast.Load()),
+        sizes = ast.Tuple(elts=dsizes, ctx=ast.Load())
+        if entries and len(dtests) == 1 and all(e[3] == 0 for e in entries) and _plain_beats(dtests[0]):
+            # every entry tested by beats(s, OLD, KEY) alone, KEY remembered (a follow in a climbing
+            # game): its arguments passed as they are, no tuple of tests to build and take apart
+            S, old, key, memo = dtests[0].elts[:4]
+            return call("_combos_beating", opts, keyfn, K(Plan(tuple(entries))), sizes, S, old, key, memo, kpos)
+        return call("_combos_at", opts, keyfn, K(Plan(tuple(entries))), sizes,
                     ast.Tuple(elts=dtests, ctx=ast.Load()), kpos)
 
     def _plan_test(self, ways, var, scope, et):
@@ -439,6 +445,15 @@ def _fixed(shape):
             return None
         out.append(tuple(v.value for v in x.elts))
     return tuple(out)
+
+
+def _plain_beats(test) -> bool:
+    """A plan's test that is ``beats(s, OLD, KEY)`` alone (the arguments of ``_beats`` but the set:
+    S, OLD, KEY, KEY's memo, BOMB, BOMB's memo) with no BOMB and KEY remembered by the program."""
+    if not (isinstance(test, ast.Tuple) and len(test.elts) == 6):
+        return False
+    memo, bomb = test.elts[3], test.elts[4]
+    return isinstance(memo, K) and type(memo.value) is KeyMemo and isinstance(bomb, K) and bomb.value is None
 
 
 def _akey(e):

@@ -586,13 +586,39 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
     return out
 
 
+def _combos_beating(items, keyfn, plan, sizes, S, old, key, kmemo, pos, quiet=False):
+    """``_combos_at`` for a plan whose every entry is tested by ``beats(s, OLD, KEY)`` alone, with
+    no bombs and KEY remembered (``kmemo``, a KeyMemo): a follow in a climbing game, the commonest
+    decision of one. The same options, in the same order."""
+    n = len(items)
+    by_n = plan.active.get(sizes)
+    active = None if by_n is None else by_n.get(n)
+    if active is None:
+        active = plan.now(sizes, n)
+    m = len(old)
+    if not active:
+        out = []
+    elif len(active) == 1 and active[0][0] == 1 and not active[0][1]:
+        out = _beating_one(items, S, old, key, kmemo)      # a follow of one card
+    else:
+        picks = _kept(items, plan, sizes, active, pos) if keyfn is None else _made(items, active, pos)
+        if any(e[0] != m for e in active):      # only sets of OLD's size can pass
+            picks = [p for p in picks if len(p) == m]
+        out = _beating_all(picks, m, S, old, key, kmemo)
+    if keyfn is not None:       # identical sets once (every item of a zone differs: no key)
+        out = _distinct(out, keyfn)
+    if not out and not quiet:
+        fail_no_options("no combination satisfies the condition", pos)
+    return out
+
+
 def _combos_at_or_none(items, keyfn, plan, sizes, tests, pos):
     return _combos_at(items, keyfn, plan, sizes, tests, pos, True)
 
 
 _combos_at.or_none = _combos_at_or_none     # _or_none(_combos_at, ...) without raising and catching
 
-COMBO_RUNTIME = {"_combos": _combos, "_combos_at": _combos_at, "_same": _same, "_run": _run, "_run_round": _run_round,
+COMBO_RUNTIME = {"_combos": _combos, "_combos_at": _combos_at, "_combos_beating": _combos_beating, "_same": _same, "_run": _run, "_run_round": _run_round,
                  "_groups": _groups, "_leading": _leading, "_beats": _beats}
 
 

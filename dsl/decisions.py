@@ -81,8 +81,8 @@ class Decisions:
         plan = plan and (plan, _combo_key(key, vt, is_zone))
         listing = self._option_list(c, src, cond, such, key, vt, scope, tslot, opts, plan)
         made = listing[-1].value        # _combos(...) or _subsets(...): none leaves the moves
-        if isinstance(made.func, ast.Name) and made.func.id == "_combos_at":    # its own quiet form: no wrapper
-            listing[-1].value = call("_combos_at", *made.args, K(True))
+        if isinstance(made.func, ast.Name) and made.func.id in ("_combos_at", "_combos_beating"):
+            listing[-1].value = call(made.func.id, *made.args, K(True))     # its own quiet form: no wrapper
         else:
             listing[-1].value = call("_or_none", made.func, *made.args)
         return slot, listing, listing[0].value, unique

@@ -129,3 +129,29 @@ def test_a_lead_of_big_two_lists_its_sets_by_size_then_in_the_hands_order_as_try
                 for idx in itertools.combinations(range(len(hand)), n)
                 if combination(None, [hand[i] for i in idx])]
         assert combos._combos_at(hand, None, plan, (), (None,), P) == want
+
+
+def test_a_follow_tested_by_beats_alone_offers_what_the_general_path_offers():
+    """``_combos_beating`` (beats() alone, no bombs, KEY remembered: what Big Two's and President's
+    follows compile to) gives the options ``_combos_at`` gives with the same test as a tuple."""
+    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
+    names = game.program.procs[0][0].__globals__
+    plans = [v for v in names.values() if isinstance(v, combos.Plan)]
+    follow = next(v for v in plans if any(e[1] for e in v.entries))
+    lead = next(v for v in plans if v is not follow)
+    strength = names["_D17"]
+    rng = random.Random(11)
+    sizes = []
+    for _ in range(400):
+        deal = rng.sample(range(52), 39)
+        hand = deal[:13 - rng.randint(0, 9)]
+        made = combos._combos_at(deal[13:], None, lead, (), (None,), P)    # Big Two's combinations of other cards
+        n = rng.choice(sorted({len(c) for c in made}))
+        table = rng.choice([c for c in made if len(c) == n])
+        sizes.append(n)
+        want = combos._combos_at(list(hand), None, follow, (len(table),),
+                                 ((None, table, strength, KeyMemo(sets=True), None, None),), P, True)
+        got = combos._combos_beating(list(hand), None, follow, (len(table),), None, table, strength,
+                                     KeyMemo(sets=True), P, True)
+        assert got == want
+    assert min(sizes.count(n) for n in (1, 2, 3, 5)) > 20       # every size of table, often

@@ -17,14 +17,15 @@ def _calls(game):
 
 
 def test_big_two_builds_no_plan_at_a_decision():
-    """The seven entries are one constant: the table's size and the beats() test appear once in the call."""
+    """The seven entries are one constant: the table's size and the beats() test appear once in the
+    call; a follow, tested by beats() alone, passes beats()'s arguments as they are (no tuple)."""
     game = load_game(ROOT / "examples" / "big_two.rules", players=4)
     calls = _calls(game)
     follow = [c for c in calls if c.endswith(", True)")]     # a choice block's pick: the quiet form
     lead = [c for c in calls if not c.endswith(", True)") and "_combos_at(" in c]
     assert follow and lead
     for c in follow:
-        assert c.count("len(_z[") == 1 and c.count("(S, ") == 1, c
+        assert c.startswith("_o = _combos_beating(") and c.count("len(_z[") == 1 and c.count(", S, ") == 1, c
     for c in lead:
         assert c.count("lambda") == 1, c         # the first play's test, once, not once per entry
     plans = [v for v in game.program.code.ns.values() if isinstance(v, combos.Plan)]
