@@ -374,9 +374,15 @@ class Plan:
             if size is not None and (size < 0 or size > n):
                 continue
             out.append((size, shapes, shapes[chosen([x[0] for x in shapes])] if shapes else None, t))
-        out = tuple(out)
+        out = _OneItem(out) if len(out) == 1 and out[0][0] == 1 and not out[0][1] else tuple(out)
         self.active.setdefault(sizes, {})[n] = out
         return out
+
+
+class _OneItem(tuple):
+    """The active entries of a plan (``Plan.now``) when they are one entry of sets of one item
+    and no shape: a follow of one card, told by the class alone."""
+    __slots__ = ()
 
 
 def _picks(items, cands, ordered: bool) -> list:
@@ -595,12 +601,12 @@ def _combos_beating(items, keyfn, plan, sizes, S, old, key, kmemo, pos, quiet=Fa
     active = None if by_n is None else by_n.get(n)
     if active is None:
         active = plan.now(sizes, n)
-    m = len(old)
-    if not active:
-        out = []
-    elif len(active) == 1 and active[0][0] == 1 and not active[0][1]:
+    if active.__class__ is _OneItem:
         out = _beating_one(items, S, old, key, kmemo)      # a follow of one card
+    elif not active:
+        out = []
     else:
+        m = len(old)
         picks = _kept(items, plan, sizes, active, pos) if keyfn is None else _made(items, active, pos)
         if any(e[0] != m for e in active):      # only sets of OLD's size can pass
             picks = [p for p in picks if len(p) == m]

@@ -88,7 +88,8 @@ class Game:
         p, did, opts = pending
         rows = self._listed[did]
         if rows is not None:    # sets of cards (or moves) never reading alike: each seat's Action by
-            row = rows[p]       # the set as a tuple (a move's text by its letters: _Actions.fill)
+            row = rows[p]       # the set as a tuple (a move's text by its letters: _Actions.fill;
+            #                     State.legal_actions does the same inline)
             out = [*map(row.get, map(tuple, opts))]
             if not all(out):
                 row.fill(out, opts, _KEPT)
@@ -302,7 +303,16 @@ class State:
                 self._row = None
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._game._legal(pending)
+            game = self._game
+            rows = game._listed[pending[1]]
+            if rows is not None:    # sets of cards never reading alike: Game._legal's first case, inline
+                row = rows[pending[0]]
+                legal = [*map(row.get, map(tuple, pending[2]))]
+                if not all(legal):
+                    row.fill(legal, pending[2], _KEPT)
+                self._legal = legal
+            else:
+                legal = self._legal = game._legal(pending)
         return legal.copy()
 
     def decision_label(self) -> str | None:

@@ -52,3 +52,11 @@ def test_a_choice_block_pick_with_no_combination_does_not_raise(monkeypatch):
     monkeypatch.setattr(combos, "fail_no_options", boom)
     plan = combos.Plan(((2, (), (("same", [0, 1, 2].__getitem__),), None),))
     assert _or_none(combos._combos_at, [0, 1, 2], None, plan, (), (), None) == []
+
+
+def test_a_follow_of_one_item_is_told_by_its_entries_class():
+    key = [0, 0, 1, 1, 2].__getitem__
+    plan = combos.Plan(((1, (0,), (), 0), (2, (0,), (("same", key),), 0)))     # as Big Two's follow
+    assert type(plan.now((1,), 4)) is combos._OneItem        # a table of one: the first entry alone
+    assert type(plan.now((2,), 4)) is tuple                 # a pair
+    assert type(combos.Plan(((1, (), (("same", key),), 0),)).now((), 4)) is tuple     # one item with a shape

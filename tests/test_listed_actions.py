@@ -144,3 +144,15 @@ def test_a_set_is_kept_from_the_second_time_it_is_offered(monkeypatch):
     for _ in range(3):
         game2.new_initial_state(seed=5).legal_actions()
     assert len(game2._listed[0][0]) == 0
+
+
+def test_a_set_taken_by_its_text_without_asking_for_the_actions_first():
+    """apply_action with a text and no legal_actions() before: Game._legal lists the Actions (the
+    same ones legal_actions() lists inline)."""
+    game = _game()
+    texts = [str(a) for a in game.new_initial_state(seed=5).legal_actions()]
+    s = game.new_initial_state(seed=5)
+    s.apply_action(texts[2])
+    assert s.history() == [texts[2]]
+    t = game.new_initial_state(seed=5)
+    assert [str(a) for a in game._legal(t.pending)] == texts
