@@ -427,3 +427,27 @@ def test_a_resumable_procedure_is_called_directly_and_deep_calls_go_through_the_
     assert s.is_terminal() and s.var("total") == 152 + 1 + 3 and s.var("turns") == 12
     a, steps = run_through_json(g, 1, lambda i, n: n - 1)    # resumed from JSON at every decision
     assert a.var("total") == 152 + 2 + 3 and steps == ["once 5", "bottom 2", "once 5", "bottom 2"]
+
+
+def test_a_highest_of_every_card_by_its_attributes_is_worked_out_when_compiling():
+    """Every card, keys and test read from the card table: the answer is known before the game,
+    and is the card the loop would find (the first of equals, none of nothing)."""
+    g = make("""
+        state hi: card = none
+        state lo: card = none
+        state two: card = none
+        state nothing: card = none
+        flow:
+            hi = highest c in every card by c.rank
+            lo = lowest c in every card where c.suit != Red by c.rank
+            two = highest c in every card by c.rank then (1 if c.suit == Blue else 0)
+            nothing = highest c in every card where c.rank > 9 by c.rank
+            player 1 chooses x from [1] as "done"
+    """)
+    s = g.new_initial_state(seed=1)
+    assert s.var("hi") == "Red 4"           # the first of the three 4s
+    assert s.var("lo") == "Green 1"
+    assert s.var("two") == "Blue 4"         # then Blue before the others
+    assert s.var("nothing") is None
+    flow = next(src for k, src in g.program.code.sources.items() if "flow" in str(k))
+    assert "for " not in flow                # no loop over the cards at run time

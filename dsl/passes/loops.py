@@ -141,6 +141,10 @@ class Loops:
 
     def _lower(self, node, pre: list, pos):
         node = tables.in_loop(node)         # what it works out from its item alone: from a table
+        if isinstance(node, Best):
+            known = _known_best(node)
+            if known is not None:           # `lowest c in every card by c.value`: the card itself
+                return known
         h = self._temp()
         if isinstance(node, Best):
             keys = node.keys[0] if len(node.keys) == 1 else ast.Tuple(elts=list(node.keys), ctx=ast.Load())
@@ -171,6 +175,38 @@ class Loops:
         loop = at(ast.For(target=node.target, iter=node.source, body=inner, orelse=[]), pos)
         pre.extend(start + [loop])
         return name(h)
+
+
+def _of_item(node, best: Best):
+    """A key or a test as a function of the item when it reads only tables by the item and
+    constants (``c.rank``, ``c.suit != Red``), or None."""
+    sizes: set = set()
+    fn = tables._build(node, best.target.key(), sizes, [0], [0])
+    return fn if fn is not None and len(sizes) <= 1 else None
+
+
+def _known_best(best: Best):
+    """A highest (lowest) known when compiling — its items a constant list, its keys (and test)
+    read from tables by the item — as a constant: the first item with the highest (lowest) whole-
+    number keys among those passing the test, or none. None if it is not known so."""
+    items = best.source.value if isinstance(best.source, K) else None
+    if not isinstance(items, (list, tuple)) or not all(type(c) is int for c in items):
+        return None
+    keys = [_of_item(k, best) for k in best.keys]
+    test = None if best.cond is None else _of_item(best.cond, best)
+    if not keys or None in keys or (best.cond is not None and test is None):
+        return None
+    try:
+        found = [c for c in items if test is None or test(c)]
+        keyed = [tuple(k(c) for k in keys) for c in found]
+    except Exception:               # (a value it cannot work out when compiling: the loop stays)
+        return None
+    if not all(type(v) is int for ks in keyed for v in ks):
+        return None
+    if not found:
+        return _none()
+    pick = max if best.kind == "highest" else min
+    return _const(found[keyed.index(pick(keyed))])     # the first with the best keys
 
 
 def _beyond(best: Best):
