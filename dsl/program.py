@@ -21,6 +21,7 @@ lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these p
 """
 from __future__ import annotations
 
+import _random
 import random
 from typing import Any, Callable
 
@@ -279,9 +280,10 @@ def pick_random(S, options: list, show, pos: Pos):
     return chosen
 
 
-def _shuffle(r: random.Random, x: list) -> None:
+def _shuffle(r, x: list) -> None:
     """``r.shuffle(x)`` written out: the same draws of ``getrandbits`` in the same order (so the same
-    order of the cards), without a call of ``_randbelow`` per card."""
+    order of the cards), without a call of ``_randbelow`` per card. (Drawing the 32-bit words of a
+    round of draws in one call and taking the top bits of each costs more: each word is a new int.)"""
     getrandbits = r.getrandbits
     for i in range(len(x) - 1, 0, -1):
         n = i + 1
@@ -293,21 +295,30 @@ def _shuffle(r: random.Random, x: list) -> None:
 
 
 def _same_as_shuffle() -> bool:
-    """Whether ``_shuffle`` orders as this Python's ``random.shuffle`` does (checked once, at import)."""
-    for seed in range(8):
-        a, b = list(range(70)), list(range(70))
-        random.Random(seed).shuffle(a)
-        _shuffle(random.Random(seed), b)
-        if a != b:
-            return False
+    """Whether ``_shuffle``, with the C generator made directly, orders as this Python's
+    ``random.shuffle`` does and leaves the generator where it does (checked once, at import)."""
+    try:
+        for seed in (*range(8), -3, 2 ** 61 + 12345):
+            for n in (0, 1, 2, 3, 52, 70):
+                a, b = list(range(n)), list(range(n))
+                ra, rb = random.Random(seed), _random.Random(seed)
+                ra.shuffle(a)
+                _shuffle(rb, b)
+                if a != b or ra.getrandbits(62) != rb.getrandbits(62):
+                    return False
+    except Exception:       # (a Python whose generator is made otherwise: its own shuffle)
+        return False
     return True
 
 
-_SHUFFLE = _shuffle if _same_as_shuffle() else random.Random.shuffle
+if _same_as_shuffle():
+    _SHUFFLE, _Random = _shuffle, _random.Random
+else:
+    _SHUFFLE, _Random = random.Random.shuffle, random.Random
 
 
 def _random_shuffle(S, zone: list) -> None:
-    r = random.Random(S.rng)
+    r = _Random(S.rng)         # (the C generator itself: random.Random's __init__ and seed() add nothing here)
     _SHUFFLE(r, zone)
     S.rng = r.getrandbits(62)
 

@@ -22,3 +22,15 @@ def test_the_written_out_shuffle_orders_as_random_shuffle_for_every_length_and_s
 def test_this_python_uses_the_written_out_shuffle():
     assert program._same_as_shuffle()
     assert program._SHUFFLE is program._shuffle
+    assert program._Random is not random.Random         # the C generator, made directly
+
+
+def test_the_c_generator_made_directly_draws_as_random_random():
+    import _random
+    for n in (0, 1, 52, 300):
+        for seed in (5, -5, 2**61 + 9):
+            a, b = list(range(n)), list(range(n))
+            ra, rb = random.Random(seed), _random.Random(seed)
+            ra.shuffle(a)
+            program._shuffle(rb, b)
+            assert a == b and ra.getrandbits(62) == rb.getrandbits(62), (n, seed)
