@@ -94,6 +94,11 @@ class Game:
             if not all(out):
                 row.fill(out, opts, _KEPT)
             return out
+        return self._numbered(p, did, opts)
+
+    def _numbered(self, p: int, did: int, opts: list) -> list:
+        """``_legal`` of a decision whose options are not sets never reading alike: each option's
+        Action, those reading alike numbered."""
         row = self._acts[did][p]        # option -> Action
         listy = self._listy[did]
         keys = (opts if not listy else list(map(tuple, opts)) if listy == 1
@@ -312,7 +317,7 @@ class State:
                     row.fill(legal, pending[2], _KEPT)
                 self._legal = legal
             else:
-                legal = self._legal = game._legal(pending)
+                legal = self._legal = game._numbered(*pending)
         return legal.copy()
 
     def decision_label(self) -> str | None:
