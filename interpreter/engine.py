@@ -94,11 +94,12 @@ class Game:
             if not all(out):
                 row.fill(out, opts, _KEPT)
             return out
-        return self._numbered(p, did, opts)
+        return self._numbered(pending)
 
-    def _numbered(self, p: int, did: int, opts: list) -> list:
+    def _numbered(self, pending) -> list:
         """``_legal`` of a decision whose options are not sets never reading alike: each option's
         Action, those reading alike numbered."""
+        p, did, opts = pending
         row = self._acts[did][p]        # option -> Action
         listy = self._listy[did]
         keys = (opts if not listy else list(map(tuple, opts)) if listy == 1
@@ -317,7 +318,7 @@ class State:
                     row.fill(legal, pending[2], _KEPT)
                 self._legal = legal
             else:
-                legal = self._legal = game._numbered(*pending)
+                legal = self._legal = game._numbered(pending)
         return legal.copy()
 
     def decision_label(self) -> str | None:
