@@ -408,13 +408,16 @@ def _made(items, active, pos) -> list:
     return _picks(items, cands, False)
 
 
-def _kept(items, plan, sizes, active, pos) -> list:
-    """``_made``, kept by the plan for the hand it was made from. A plan's shapes read only the
+def _kept(items, keyfn, plan, sizes, active, pos) -> list:
+    """``_made``, kept by the plan for the hand it was made from (items with a key, which may
+    repeat, are made afresh). A plan's shapes read only the
     items (their keys are card attributes), and every shape holds of a set by its items alone, so
     the sets made from a hand that has only lost items since (the rest in the same order) are the
     sets made before that hold none of the lost items, in the same order: a seat's next lead
     filters its last one's sets instead of generating them again. Kept under each item of the hand
     (any item still held finds it); the items must differ (a zone's cards: no key)."""
+    if keyfn is not None:
+        return _made(items, active, pos)
     kept = plan.kept.get(sizes)
     if kept is None:
         kept = plan.kept[sizes] = {}
@@ -539,7 +542,7 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
                 fail_no_options("no combination satisfies the condition", pos)
             return out
         if shapes:
-            picks = _kept(items, plan, sizes, active, pos) if keyfn is None else _made(items, active, pos)
+            picks = _kept(items, keyfn, plan, sizes, active, pos)
         elif size == 1:
             picks = list(zip(items))
         else:
@@ -552,17 +555,12 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
     elif not active:
         out = []
     elif plan.one_test:
-        picks = _kept(items, plan, sizes, active, pos) if keyfn is None else _made(items, active, pos)
+        picks = _kept(items, keyfn, plan, sizes, active, pos)
         t = active[0][3]
         test = None if t is None else tests[t]
         if test is None:                # (a lead: no test) each set as a list of its own
             out = [*map(list, picks)]
-        elif type(test) is tuple and test[4] is None and test[3] is not None:
-            n = len(test[1])            # beats(s, OLD, KEY) alone: only sets of OLD's size can pass
-            if any(e[0] != n for e in active):
-                picks = [p for p in picks if len(p) == n]
-            out = _beating_all(picks, n, *test[:4])
-        else:
+        else:                           # (beats() alone, remembered, compiles to _combos_beating)
             out = _passing(picks, test)
     else:
         buckets, by_test = {}, {}
@@ -607,7 +605,7 @@ def _combos_beating(items, keyfn, plan, sizes, S, old, key, kmemo, pos, quiet=Fa
         out = []
     else:
         m = len(old)
-        picks = _kept(items, plan, sizes, active, pos) if keyfn is None else _made(items, active, pos)
+        picks = _kept(items, keyfn, plan, sizes, active, pos)
         if any(e[0] != m for e in active):      # only sets of OLD's size can pass
             picks = [p for p in picks if len(p) == m]
         out = _beating_all(picks, m, S, old, key, kmemo)
