@@ -27,6 +27,12 @@ class Action(str):
         return self
 
 
+def option_key(option):
+    """What a listed option's Action is kept by (``_Actions.fill``): a set of cards as a tuple (a
+    combination's sets are tuples already), a named move by its text."""
+    return option if option.__class__ is str else tuple(option)
+
+
 class _Actions(dict):
     """One seat's Actions for one decision: option -> Action, each made the first time it is asked
     for (a list option is looked up as a tuple, by Game._legal)."""
@@ -51,7 +57,7 @@ class _Actions(dict):
     def fill(self, out: list, opts: list, kept: int) -> None:
         """Make the Actions missing (None) from ``out``, the Actions of ``opts``, for a decision whose
         options are sets of cards that never read alike (and named moves): each is kept by its set
-        as a tuple (a move by its text's letters, which no tuple of card ids equals), up to ``kept``
+        as a tuple (a move by its text: ``option_key``), up to ``kept``
         — from the second time it is asked for: most sets of five cards of a hand are offered once
         in a long run, the single cards and pairs over and over, and each Action kept is one more
         object that every garbage collection of the oldest generation walks (``marks``, a
@@ -66,7 +72,7 @@ class _Actions(dict):
                 option = opts[i]
                 a = out[i] = self.make(option)
                 if len(self) < kept:
-                    t = tuple(option)
+                    t = option_key(option)
                     h = hash(t) & (MARKS - 1)
                     if marks[h]:
                         self[t] = a

@@ -22,7 +22,7 @@ from dsl.program import MAX_STEPS, RANDOM, STOP, Program  # noqa: F401 (MAX_STEP
 from dsl.program import steps_count, steps_list, steps_of
 
 from . import saved
-from .actions import Action, _Actions  # noqa: F401 (Action: part of the engine's API)
+from .actions import Action, _Actions, option_key  # noqa: F401 (Action: part of the engine's API)
 from .saved import STATE_FORMAT  # noqa: F401 (the saved state's format, for tools and tests)
 
 TERMINAL = -4          # current_player() once the game is over (OpenSpiel's value)
@@ -88,9 +88,11 @@ class Game:
         p, did, opts = pending
         rows = self._listed[did]
         if rows is not None:    # sets of cards (or moves) never reading alike: each seat's Action by
-            row = rows[p]       # the set as a tuple (a move's text by its letters: _Actions.fill;
-            #                     State.legal_actions does the same inline)
-            out = [*map(row.get, map(tuple, opts))]
+            row = rows[p]       # the set as a tuple, a move by its text (option_key; State.legal_actions
+            try:                # does the same inline). A combination's sets are tuples already
+                out = [*map(row.get, opts)]
+            except TypeError:   # sets as lists (a loaded state's, an observation's)
+                out = [*map(row.get, map(option_key, opts))]
             if not all(out):
                 row.fill(out, opts, _KEPT)
             return out
@@ -313,7 +315,10 @@ class State:
             rows = game._listed[pending[1]]
             if rows is not None:    # sets of cards never reading alike: Game._legal's first case, inline
                 row = rows[pending[0]]
-                legal = [*map(row.get, map(tuple, pending[2]))]
+                try:
+                    legal = [*map(row.get, pending[2])]
+                except TypeError:
+                    legal = [*map(row.get, map(option_key, pending[2]))]
                 if not all(legal):
                     row.fill(legal, pending[2], _KEPT)
                 self._legal = legal
@@ -355,8 +360,11 @@ class State:
         self.steps = (self.steps, legal[idx].text)
         self.pending = self._legal = self._row = None
         self.budget = MAX_STEPS
+        value = pending[2][idx]
+        if value.__class__ is tuple:    # a combination's set (dsl.combos): the rules get a list
+            value = [*value]
         try:                # as above, with the entry the decision resumes at
-            if self._game._entries[pending[1]](self, self.frames[-1], pending[2][idx]) != STOP:
+            if self._game._entries[pending[1]](self, self.frames[-1], value) != STOP:
                 self._go_on()
         except Exception as e:
             self._failed(e)
@@ -405,8 +413,11 @@ class State:
             raise GameError(f"action number {i} is out of range (0 to {len(opts) - 1})")
         self.pending = self._legal = self._row = None
         self.budget = MAX_STEPS
+        value = opts[i]
+        if value.__class__ is tuple:    # as in apply_action
+            value = [*value]
         try:                             # as in apply_action
-            if self._game._entries[pending[1]](self, self.frames[-1], opts[i]) != STOP:
+            if self._game._entries[pending[1]](self, self.frames[-1], value) != STOP:
                 self._go_on()
         except Exception as e:
             self._failed(e)

@@ -27,7 +27,7 @@ def same(a, b) -> bool:
     pa, pb = a._prog, b._prog
     same_game = pa is pb or (pa.source == pb.source and pa.players == pb.players
                              and pa.variants == pb.variants and pa.params == pb.params)
-    return (same_game and a.pending == b.pending and _same_rows(a.z, b.z)
+    return (same_game and _same_pending(a.pending, b.pending) and _same_rows(a.z, b.z)
             and a.g == b.g and _same_rows(a.pv, b.pv) and _same_rows(a.cv, b.cv)
             and _same_frames(a.frames, b.frames) and a.rng == b.rng and a.seed == b.seed
             and a.loc == b.loc and _same_steps(a.steps, b.steps) and a.forced == b.forced
@@ -95,6 +95,13 @@ def from_json(cls, game, data: dict):
 def _same_rows(a: list, b: list) -> bool:
     """Lists of lists equal, whether each inner one is a list or a tuple shared with clones."""
     return len(a) == len(b) and all(x == y or list(x) == list(y) for x, y in zip(a, b))
+
+
+def _same_pending(a, b) -> bool:
+    """The open decisions equal; a combination's options are tuples, and lists once loaded."""
+    return a == b or (a is not None and b is not None and a[:2] == b[:2] and len(a[2]) == len(b[2])
+                      and all(x == y or (isinstance(x, (list, tuple)) and isinstance(y, (list, tuple))
+                                         and list(x) == list(y)) for x, y in zip(a[2], b[2])))
 
 
 def _same_frames(a: list, b: list) -> bool:

@@ -31,7 +31,7 @@ def test_a_follow_of_one_card_offers_the_cards_that_beat_the_table_in_the_hands_
         hand = rng.sample(range(52), rng.randint(1, 13))
         table = [rng.choice([c for c in range(52) if c not in hand])]
         got = _beating_one(hand, None, table, _strength, memo)
-        assert got == [[c] for c in hand if VALUE[c] > VALUE[table[0]]]
+        assert got == [(c,) for c in hand if VALUE[c] > VALUE[table[0]]]
         assert got == _beating_all(list(zip(hand)), 1, None, table, _strength, KeyMemo())
     assert memo.one and all(memo.one[c] == VALUE[c] for c in memo.one)     # remembered by the card itself
     assert _beating_one([1, 2], None, [3, 4], _strength, memo) == []      # a pair is not beaten by one card
@@ -47,8 +47,8 @@ def test_a_follow_of_one_card_works_out_the_keys_it_has_not_seen_even_after_the_
         return _strength(S, cards)
 
     hand = [0, 13, 26, 39, 5, 18]
-    assert _beating_one(hand, None, [40], key, memo) == [[c] for c in hand if VALUE[c] > VALUE[40]]
-    assert _beating_one(hand, None, [1], key, memo) == [[c] for c in hand if VALUE[c] > VALUE[1]]
+    assert _beating_one(hand, None, [40], key, memo) == [(c,) for c in hand if VALUE[c] > VALUE[40]]
+    assert _beating_one(hand, None, [1], key, memo) == [(c,) for c in hand if VALUE[c] > VALUE[1]]
     assert len(memo.one) <= 4 + len(hand) + 1 and (0,) in calls
 
 
@@ -125,7 +125,7 @@ def test_a_lead_of_big_two_lists_its_sets_by_size_then_in_the_hands_order_as_try
     rng = random.Random(8)
     for _ in range(60):
         hand = rng.sample(range(52), rng.randint(1, 13))
-        want = [list(map(hand.__getitem__, idx)) for n in range(1, len(hand) + 1)
+        want = [tuple(map(hand.__getitem__, idx)) for n in range(1, len(hand) + 1)
                 for idx in itertools.combinations(range(len(hand)), n)
                 if combination(None, [hand[i] for i in idx])]
         assert combos._combos_at(hand, None, plan, (), (None,), P) == want

@@ -27,8 +27,9 @@ def _big_two():
 
 
 def _every_subset(hand, ok):
-    """What trying every subset gives: smallest first, then in the hand's order."""
-    return [list(map(hand.__getitem__, idx)) for n in range(1, len(hand) + 1)
+    """What trying every subset gives: smallest first, then in the hand's order (a plan's options
+    are tuples of items)."""
+    return [tuple(map(hand.__getitem__, idx)) for n in range(1, len(hand) + 1)
             for idx in itertools.combinations(range(len(hand)), n) if ok([hand[i] for i in idx])]
 
 
@@ -69,7 +70,8 @@ def test_another_hand_a_reordered_hand_or_a_hand_with_a_new_card_is_made_afresh(
 
 def test_kept_sets_are_tested_afresh_each_time_and_never_handed_out():
     """A follow keeps the sets of its size, not the ones that passed: a higher table leaves fewer;
-    the lists offered are new each time (a caller may keep or change them)."""
+    the list of options is new each time (a caller may keep or change it: a choice block adds its
+    moves) and its sets are tuples (no one can change them)."""
     names, _, follow = _big_two()
     strength, combination = names["_D17"], names["_D12"]
     memo = KeyMemo(sets=True)
@@ -79,9 +81,8 @@ def test_kept_sets_are_tested_afresh_each_time_and_never_handed_out():
         got = combos._combos_at(list(hand), None, follow, (2,), ((None, table, strength, memo, None, None),), P, True)
         want = _every_subset(hand, lambda s: combination(None, s) and len(s) == 2
                              and strength(None, s) > strength(None, table))
-        assert got == want
-        for s in got:
-            s.append(99)            # changing what was offered changes nothing kept
+        assert got == want and all(type(s) is tuple for s in got)
+        got.append("pass")          # changing what was offered changes nothing kept
         hand = hand[1:]
 
 

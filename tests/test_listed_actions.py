@@ -156,3 +156,73 @@ def test_a_set_taken_by_its_text_without_asking_for_the_actions_first():
     assert s.history() == [texts[2]]
     t = game.new_initial_state(seed=5)
     assert [str(a) for a in game._legal(t.pending)] == texts
+
+
+def test_a_combinations_sets_are_offered_as_tuples_and_the_rules_get_each_as_a_list_of_its_own():
+    """A combination's options are tuples (the keys its Actions are kept by); whichever way a set is
+    taken — an Action, its text, ``apply_index`` — the rules are handed a new list of its cards."""
+    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
+    seen = []
+    for how in ("action", "text", "index"):
+        s = game.new_initial_state(seed=4)
+        rng = random.Random(4)
+        for _ in range(30):
+            opts, did = s.pending[2], s.pending[1]
+            assert all(type(o) is tuple or o == "pass" for o in opts)
+            real = game._entries[did]
+            game._entries[did] = lambda S, F, v, real=real: seen.append(v) or real(S, F, v)
+            try:
+                i = rng.randrange(len(opts))
+                if how == "index":
+                    s.apply_index(i)
+                else:
+                    a = s.legal_actions()[i]
+                    s.apply_action(a if how == "action" else str(a))
+            finally:
+                game._entries[did] = real
+            v = seen.pop()
+            if opts[i] == "pass":
+                assert v == "pass"
+            else:
+                assert type(v) is list and v == list(opts[i])
+
+
+def test_a_saved_state_with_a_combinations_sets_loads_equal_and_offers_the_same_actions():
+    """Saved as JSON lists and read back as lists, the open decision still equals the tuples it was,
+    its Actions read the same, and both states play on alike."""
+    from interpreter.engine import State
+    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
+    s = game.new_initial_state(seed=9)
+    rng = random.Random(9)
+    for _ in range(25):
+        s.apply_action(rng.choice(s.legal_actions()))
+    while len(s.pending[2]) < 3:        # a decision with sets to choose from
+        s.apply_action(rng.choice(s.legal_actions()))
+    t = State.from_json(game, s.to_json())
+    assert any(type(o) is list for o in t.pending[2]) and any(type(o) is tuple for o in s.pending[2])
+    assert t == s and [str(a) for a in t.legal_actions()] == [str(a) for a in s.legal_actions()]
+    for _ in range(10):
+        i = rng.randrange(len(s.legal_actions()))
+        s.apply_index(i)
+        t.apply_action(t.legal_actions()[i])
+        assert [str(a) for a in t.legal_actions()] == [str(a) for a in s.legal_actions()]
+
+
+def test_a_named_move_beside_sets_is_kept_by_its_text():
+    """'pass' is kept by its own text (no tuple of its letters made at every decision): from the
+    second time a seat is offered it (_Actions.fill), the same Action every time."""
+    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
+    s = game.new_initial_state(seed=2)
+    rng = random.Random(2)
+    passes = []
+    while not s.is_terminal() and len(passes) < 40:
+        legal = s.legal_actions()
+        passes += [a for a in legal if a == "pass"]
+        s.apply_action(rng.choice(legal))
+    rows = [game._listed[d] for d in range(len(game._listed)) if game._listed[d] is not None]
+    assert len(passes) >= 40 and any("pass" in row for rs in rows for row in rs)
+    by_seat: dict = {}
+    for a in passes:
+        by_seat.setdefault(a.player, []).append(a)
+    for seat in by_seat.values():
+        assert len(seat) >= 3 and all(a is seat[1] for a in seat[1:])

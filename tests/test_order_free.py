@@ -82,8 +82,8 @@ def test_big_twos_strength_is_remembered_by_the_set_and_found_again_in_another_o
     again = (14, 26, 0, 1, 13)              # the same cards held in another order
     straight = [2, 16, 4, 5, 6]              # 5D 6C 7D 8D 9D: a full house beats it
     first = _beating_all([full_house], 5, None, straight, key, memo)
-    assert len(calls) == 2 and first == [list(full_house)]      # the table's key and the full house's
-    assert _beating_all([again], 5, None, straight, key, memo) == [list(again)]
+    assert len(calls) == 2 and first == [full_house]      # the table's key and the full house's
+    assert _beating_all([again], 5, None, straight, key, memo) == [again]
     assert len(calls) == 2, "found by the set: not worked out again"
 
 
