@@ -455,12 +455,14 @@ def _made(items, active, pos) -> list:
 
 def _kept(items, keyfn, plan, sizes, active, pos) -> list:
     """``_made``, kept by the plan for the hand it was made from (items with a key, which may
-    repeat, are made afresh). A plan's shapes read only the
-    items (their keys are card attributes), and every shape holds of a set by its items alone, so
-    the sets made from a hand that has only lost items since (the rest in the same order) are the
-    sets made before that hold none of the lost items, in the same order: a seat's next lead
-    filters its last one's sets instead of generating them again. Kept under each item of the hand
-    (any item still held finds it); the items must differ (a zone's cards: no key)."""
+    repeat, are made afresh). A plan's shapes read only the items (their keys are card
+    attributes), and every shape holds of a set by its items alone, so the sets made from a hand
+    that has only lost items since (the rest in the same order) are the sets made before that hold
+    none of the lost items, in the same order: a seat's next lead filters its last one's sets
+    instead of generating them again. Kept under each item of the hand (any item still held finds
+    it); the items must differ (a zone's cards: no key). A record is [each item of the hand it was
+    made from -> its place there, the sets now, the items lost since]: a filter changes the last
+    two in place, and a hand holding a lost item again is made afresh."""
     if keyfn is not None:
         return _made(items, active, pos)
     kept = plan.kept.get(sizes)
@@ -469,19 +471,21 @@ def _kept(items, keyfn, plan, sizes, active, pos) -> list:
     if items:
         e = kept.get(items[0])
         if e is not None:
-            where, picks = e        # where: each item of that hand -> its place there
+            where, picks, lost = e
             at = [*map(where.get, items)]
-            if None not in at and at == sorted(at):     # the same items, or fewer in the same order
-                if len(at) < len(where):
-                    gone = where.keys() - items
-                    picks = [*filter(gone.isdisjoint, picks)]
-                    kept.update(zip(items, itertools.repeat((dict(zip(items, range(len(items)))), picks))))
+            if None not in at and at == sorted(at) and lost.isdisjoint(items):     # fewer, in order
+                if len(at) + len(lost) < len(where):        # lost more since
+                    gone = e[2] = where.keys() - items
+                    picks = e[1] = [*filter(gone.isdisjoint, picks)]
                 return picks
     picks = _made(items, active, pos)
     if len(kept) > MAX_KEPT:
         kept.clear()
-    kept.update(zip(items, itertools.repeat((dict(zip(items, range(len(items)))), picks))))
+    kept.update(zip(items, itertools.repeat([dict(zip(items, range(len(items)))), picks, _NONE])))
     return picks
+
+
+_NONE = frozenset()
 
 
 def _keys_of(S, picks, key, kmemo) -> list:

@@ -62,10 +62,11 @@ def test_another_hand_a_reordered_hand_or_a_hand_with_a_new_card_is_made_afresh(
     combination = names["_D12"]
     made = _counting(monkeypatch)
     hand = [0, 13, 26, 39, 1, 14, 2, 3, 4, 5, 27, 40]       # (cards by rank then suit: a quad, a pair, ...)
-    for now in (hand, hand[:-1], hand[::-1], hand[:-1] + [51], [7, 8, 9], hand[2:]):
+    for now in (hand, hand[:-1], hand[::-1], hand[:-1] + [51], [7, 8, 9], hand[2:], hand[2:-1], hand[2:]):
         got = combos._combos_at(list(now), None, lead, (), (None,), P)
         assert got == _every_subset(now, lambda s: combination(None, s))
-    assert made == [hand, hand[::-1], hand[:-1] + [51], [7, 8, 9], hand[2:]]    # hand[:-1]: filtered
+    # hand[:-1] and hand[2:-1] filtered; hand[2:] again after losing its last card: made afresh
+    assert made == [hand, hand[::-1], hand[:-1] + [51], [7, 8, 9], hand[2:], hand[2:]]
 
 
 def test_kept_sets_are_tested_afresh_each_time_and_never_handed_out():
