@@ -257,6 +257,8 @@ def _gen_groups(by_key, pattern, pos):
             break
     else:
         return []
+    if len(pattern) == 2 and top > pattern[1]:
+        return _gen_two_groups(by_key, top, pattern[1], pos)
     groups = list(by_key.values())
     sizes = list(map(len, groups))
     ranked = sorted(sizes, reverse=True)     # the k-th largest group of the hand holds the k-th of the pattern
@@ -273,6 +275,25 @@ def _gen_groups(by_key, pattern, pos):
         out.extend(map(tuple, map(sorted, map(itertools.chain.from_iterable, parts))))
         if len(out) > MAX_CANDIDATES:
             fail(f"too many ways to make groups {pattern} ({len(out):,} or more)", pos)
+    return out
+
+
+def _gen_two_groups(by_key, a: int, b: int, pos) -> list:
+    """``_gen_groups`` of two groups of different sizes a > b (a full house, four of a kind and
+    one): a groups of one key, each with b of another (in no particular order: the sets are
+    sorted where they are used)."""
+    out = []
+    for g1 in by_key.values():
+        if len(g1) < a:
+            continue
+        firsts = [tuple(g1)] if len(g1) == a else list(itertools.combinations(g1, a))
+        for g2 in by_key.values():
+            if g2 is not g1 and len(g2) >= b:
+                for y in (itertools.combinations(g2, b) if len(g2) > b else (tuple(g2),)):
+                    for x in firsts:
+                        out.append(tuple(sorted(x + y)))
+        if len(out) > MAX_CANDIDATES:
+            fail(f"too many ways to make groups {[a, b]} ({len(out):,} or more)", pos)
     return out
 
 

@@ -155,3 +155,18 @@ def test_a_follow_tested_by_beats_alone_offers_what_the_general_path_offers():
                                      KeyMemo(sets=True), P, True)
         assert got == want
     assert min(sizes.count(n) for n in (1, 2, 3, 5)) > 20       # every size of table, often
+
+
+def test_two_groups_of_different_sizes_are_every_such_set_in_hands_with_many_of_a_key():
+    """``_gen_two_groups`` (a full house, four of a kind and one): hands of few ranks, so that most
+    keys can make either group; each set once, with its indices in order."""
+    rng = random.Random(11)
+    for _ in range(60):
+        ranks = rng.sample(range(13), rng.randint(2, 4))
+        cards = [c for c in range(52) if RANK[c] in ranks]
+        items = rng.sample(cards, rng.randint(4, len(cards)))
+        by_key = _buckets(items, RANK.__getitem__)
+        for pattern in ([3, 2], [4, 1], [2, 1], [4, 2], [1, 3]):
+            got = _gen_groups(by_key, pattern, P)
+            assert len(got) == len(set(got)) and set(got) == _brute_groups(items, pattern), (items, pattern)
+            assert all(list(s) == sorted(s) for s in got)
