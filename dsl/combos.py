@@ -12,9 +12,9 @@ Each entry generates a superset of the sets that meet it; every candidate is the
 whole condition, so the options are exactly those of trying every subset, in the same order
 (smallest first, then in the source's order), with identical cards offered once.
 
-A plan's options (``_combos_at``, ``_combos_beating``) are tuples of items: they are the keys the
-engine finds their actions by, with nothing to convert, and kept sets are shared without copies.
-The rules are handed the chosen set as a list of its own (``State.apply_action``).
+The options are tuples of items, as every subset choice's are (``_subsets`` too): they are the
+keys the engine finds their actions by, with nothing to convert, and kept sets are shared without
+copies. The rules are handed the chosen set as a list of its own (``State.apply_action``).
 """
 from __future__ import annotations
 
@@ -354,9 +354,9 @@ def _combos(items, test, keyfn, plan, pos):
             fail(f"too many combinations to choose from ({len(ok):,} or more)", pos)
     order = sorted(ok)
     order.sort(key=len)         # smallest first, then in the items' order
-    picks = [list(map(get, idx)) for idx in order]
+    picks = [tuple(map(get, idx)) for idx in order]
     if test is not None:
-        picks = [p for p in picks if test(p)]
+        picks = [p for p in picks if test(list(p))]
     if keyfn is not None:       # identical sets once (every item of a zone differs: no key)
         picks = _distinct(picks, keyfn)
     if not picks:

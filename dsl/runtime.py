@@ -99,10 +99,9 @@ def _subsets(items, test, keyfn, pos):
             key = tuple(sorted(map(keyfn, combo)))
             if key in seen:
                 continue
-            pick = list(combo)
-            if test is None or test(pick):
+            if test is None or test(list(combo)):     # (offered as a tuple: State.apply_action)
                 seen.add(key)
-                out.append(pick)
+                out.append(combo)
     if not out:
         fail_no_options("no subset satisfies the condition", pos)
     return out

@@ -255,7 +255,9 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
     S.cv = new_cv
     if S.pending is not None:
         dec = prog.decisions[S.pending[1]]
-        S.pending = [S.pending[0], S.pending[1], [relabel(dec.type, o) for o in S.pending[2]]]
+        S.pending = [S.pending[0], S.pending[1], [relabel(dec.type, o) if o.__class__ is not tuple
+                                                  else tuple(relabel(dec.type, o)) for o in S.pending[2]]]
+        # (a subset's options stay tuples, the keys its actions are found by: Game._legal)
         S._legal = None
     if not relabel_log:  # the caller knows every announced card is in ``known``
         return S
