@@ -19,7 +19,7 @@ copies. The rules are handed the chosen set as a list of its own (``State.apply_
 from __future__ import annotations
 
 import itertools
-from math import comb
+from math import comb, prod
 from operator import lt as _lt
 
 from .program import fail, fail_no_options
@@ -228,6 +228,22 @@ def _windows(keys, size, ring):
 def _gen_run(by_key, size, ring, pos):
     if size and len(by_key) < size:     # fewer keys than the run is long
         return []
+    if size and ring is None:           # (the commonest: runs of one length, no ring) in one loop
+        ks = sorted(by_key)
+        last = size - 1
+        out, total = [], 0
+        for i in range(len(ks) - last):
+            if ks[i + last] - ks[i] == last:    # size keys in a row (a dict's keys never repeat)
+                choices = [*map(by_key.__getitem__, ks[i:i + size])]
+                n = prod(map(len, choices))
+                total += n
+                if total > MAX_CANDIDATES:
+                    fail(f"too many runs to choose from ({total:,} or more)", pos)
+                if n == 1:              # one item of each key: one run
+                    out.append(tuple(sorted(itertools.chain.from_iterable(choices))))
+                else:
+                    out.extend(map(tuple, map(sorted, itertools.product(*choices))))
+        return out
     out = [()] if not size else []
     total = 0
     for w in _windows(set(by_key), size, ring):

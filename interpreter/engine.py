@@ -56,8 +56,10 @@ class Game:
         self._unique = [d.unique_texts for d in program.decisions]   # known never to read alike
         # for decisions whose options need no numbering and are not lists, each seat's lookup
         # option -> Action (made on first use); else None
-        # the generated entry each decision resumes at, called with the chosen value
-        self._entries = [d.entry or _resume_at_frame for d in program.decisions]
+        # the generated entry each decision resumes at, called with the chosen value (a subset
+        # choice's, offered as a tuple, handed to the rules as a list: _as_list)
+        self._entries = [_as_list(d.entry or _resume_at_frame) if ls else d.entry or _resume_at_frame
+                         for d, ls in zip(program.decisions, self._listy)]
         ncards = len(program.card_names)
         for d, rows, u, ls, entry in zip(program.decisions, self._acts, self._unique, self._listy, self._entries):
             for row in rows:
@@ -89,7 +91,7 @@ class Game:
         rows = self._listed[did]
         if rows is not None:    # sets of cards (or moves) never reading alike: each seat's Action by
             row = rows[p]       # the set as a tuple, a move by its text (option_key; State.legal_actions
-            try:                # does the same inline). A combination's sets are tuples already
+            try:                # does the same inline). A subset choice offers tuples already
                 out = [*map(row.get, opts)]
             except TypeError:   # sets as lists (a loaded state's, an observation's)
                 out = [*map(row.get, map(option_key, opts))]
@@ -360,11 +362,8 @@ class State:
         self.steps = (self.steps, legal[idx].text)
         self.pending = self._legal = self._row = None
         self.budget = MAX_STEPS
-        value = pending[2][idx]
-        if value.__class__ is tuple:    # a combination's set (dsl.combos): the rules get a list
-            value = [*value]
         try:                # as above, with the entry the decision resumes at
-            if self._game._entries[pending[1]](self, self.frames[-1], value) != STOP:
+            if self._game._entries[pending[1]](self, self.frames[-1], pending[2][idx]) != STOP:
                 self._go_on()
         except Exception as e:
             self._failed(e)
@@ -413,11 +412,8 @@ class State:
             raise GameError(f"action number {i} is out of range (0 to {len(opts) - 1})")
         self.pending = self._legal = self._row = None
         self.budget = MAX_STEPS
-        value = opts[i]
-        if value.__class__ is tuple:    # as in apply_action
-            value = [*value]
         try:                             # as in apply_action
-            if self._game._entries[pending[1]](self, self.frames[-1], value) != STOP:
+            if self._game._entries[pending[1]](self, self.frames[-1], opts[i]) != STOP:
                 self._go_on()
         except Exception as e:
             self._failed(e)
@@ -615,6 +611,14 @@ class State:
     def __repr__(self):
         who = "over" if self.pending is None else f"Player {self.pending[0] + 1} to move"
         return f"<State of {self._prog.title}: {who}, {steps_count(self.steps)} steps>"
+
+
+def _as_list(entry):
+    """The entry of a decision whose options are lists: a subset choice offers its sets as tuples
+    (the keys its Actions are kept by, ``dsl.combos``); the rules get the chosen one as a list of its own."""
+    def listed(S: "State", F: list, value):
+        return entry(S, F, [*value] if value.__class__ is tuple else value)
+    return listed
 
 
 def _resume_at_frame(S: "State", F: list, value):

@@ -105,6 +105,23 @@ def test_a_run_longer_than_the_hands_keys_makes_nothing_and_runs_are_found_among
     assert sorted(_gen_run(by_key, 3, None, P)) == [(0, 1, 3), (0, 2, 3), (4, 5, 6)]
 
 
+def test_runs_of_one_length_are_every_set_of_that_many_consecutive_keys_one_item_each():
+    """``_gen_run``'s loop for a run of one length without a ring, against every subset: each set
+    once, its indices in order, whatever the hand (few keys with many items, or many with one)."""
+    rng = random.Random(13)
+    for _ in range(120):
+        ranks = rng.sample(range(13), rng.randint(3, 13))
+        cards = [c for c in range(52) if RANK[c] in ranks]
+        items = rng.sample(cards, rng.randint(0, min(len(cards), 13)))
+        by_key = _buckets(items, RANK.__getitem__)
+        for size in (2, 3, 5):
+            got = _gen_run(by_key, size, None, P)
+            want = {idx for idx in itertools.combinations(range(len(items)), size)
+                    if sorted(RANK[items[i]] for i in idx) == list(range(min(RANK[items[i]] for i in idx),
+                                                                        min(RANK[items[i]] for i in idx) + size))}
+            assert len(got) == len(set(got)) and set(got) == want and all(list(t) == sorted(t) for t in got)
+
+
 def test_a_choice_blocks_subset_asks_for_the_quiet_form_directly(capsys):
     from interpreter.cli import main
     assert main(["compile", str(ROOT / "examples" / "big_two.rules"), "--players", "4", "--emit"]) == 0

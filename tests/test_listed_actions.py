@@ -161,25 +161,24 @@ def test_a_set_taken_by_its_text_without_asking_for_the_actions_first():
 def test_a_combinations_sets_are_offered_as_tuples_and_the_rules_get_each_as_a_list_of_its_own():
     """A combination's options are tuples (the keys its Actions are kept by); whichever way a set is
     taken — an Action, its text, ``apply_index`` — the rules are handed a new list of its cards."""
-    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
+    from interpreter.engine import Game
+    program = load_game(ROOT / "examples" / "big_two.rules", players=4).program
     seen = []
+    for d in program.decisions:         # what each generated entry is called with
+        d.entry = (lambda real: lambda S, F, v: seen.append(v) or real(S, F, v))(d.entry)
+    game = Game(program)
     for how in ("action", "text", "index"):
         s = game.new_initial_state(seed=4)
         rng = random.Random(4)
         for _ in range(30):
-            opts, did = s.pending[2], s.pending[1]
+            opts = s.pending[2]
             assert all(type(o) is tuple or o == "pass" for o in opts)
-            real = game._entries[did]
-            game._entries[did] = lambda S, F, v, real=real: seen.append(v) or real(S, F, v)
-            try:
-                i = rng.randrange(len(opts))
-                if how == "index":
-                    s.apply_index(i)
-                else:
-                    a = s.legal_actions()[i]
-                    s.apply_action(a if how == "action" else str(a))
-            finally:
-                game._entries[did] = real
+            i = rng.randrange(len(opts))
+            if how == "index":
+                s.apply_index(i)
+            else:
+                a = s.legal_actions()[i]
+                s.apply_action(a if how == "action" else str(a))
             v = seen.pop()
             if opts[i] == "pass":
                 assert v == "pass"
