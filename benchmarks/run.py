@@ -5,6 +5,7 @@ for The Magic Shop, the hand-written reference (benchmarks/reference/magic_shop.
     python benchmarks/run.py                                  # games/*.rules and Big Two, President, Durak
     python benchmarks/run.py --seconds 2 --json /tmp/perf.json
     python benchmarks/run.py games/magic_shop.rules --players 4 --games 200
+    python benchmarks/run.py --climbing only                  # Big Two beside The Magic Shop, alternating
     python benchmarks/run.py --profile 4                      # cProfile of the engine, Magic Shop, 4 players
 
 What is measured, per game and player count (one row per implementation):
@@ -22,6 +23,8 @@ What is measured, per game and player count (one row per implementation):
                  the same way (sharing that only puts copying off until the first move does not help)
 The engine and the reference run the same driver loop, interleaved in slices so that the load of a
 shared machine falls on both alike; ratio = engine / reference (1.0 = as fast as hand-written).
+Big Two and The Magic Shop (4 players) alternate the same way when no files are given or both are:
+ratio_big_two_vs_magic_shop_time_per_decision (issue 15's mark is 3).
 Nothing here is asserted by the tests: the figures depend on the machine and its load.
 """
 from __future__ import annotations
@@ -53,6 +56,10 @@ COMBINATION_GAMES = ("big_two.rules", "president.rules", "durak.rules")
 SAMPLE_EVERY = 10        # sample a state for clones/bytes every this many decisions ...
 SAMPLE_STATES = 60       # ... up to this many states
 SLICES = 4               # engine and reference alternate in this many slices each
+# Issue 15's mark: Big Two's time per decision against The Magic Shop's, the two games alternating
+# in slices of one run (as the engine and the reference do), at this many players
+CLIMB_PAIR = ("examples/big_two.rules", "games/magic_shop.rules")
+CLIMB_PLAYERS = 4
 
 
 # ── measuring ───────────────────────────────────────────────────────────────
@@ -222,6 +229,36 @@ def bench(path: Path, players: int, seconds: float, games: int | None, seed: int
     return rows, comparison
 
 
+def bench_climb(seconds: float, games: int | None, seed: int) -> tuple[list[dict], dict]:
+    """Big Two and The Magic Shop at 4 players, alternating in slices (``bench``'s way for the
+    engine and the reference), so that a change of load falls on both alike: issue 15's mark is
+    Big Two within 3x The Magic Shop's time per decision on the same run."""
+    runners = []
+    for rules in CLIMB_PAIR:
+        game = load_game(ROOT / rules, players=CLIMB_PLAYERS)
+        runners.append((rules, Runner("engine", game, seed)))
+    for _, r in runners:        # warm up, untimed
+        Runner(r.impl, r.game, seed + 10_000).run(games=1)
+    for k in range(SLICES):
+        for _, r in runners:
+            if games is not None:
+                share = games // SLICES + (1 if k < games % SLICES else 0)
+                if share:
+                    r.run(games=share)
+            else:
+                r.run(seconds=seconds / SLICES)
+    rows = [r.row(r.game.title, rules, CLIMB_PLAYERS, clone_seconds=min(1.0, max(0.2, seconds / 2)))
+            for rules, r in runners]
+    climb, base = rows
+    comparison = {
+        "game": climb["game"], "beside": base["game"], "players": CLIMB_PLAYERS,
+        "big_two_decisions_per_s": climb["decisions_per_s"], "magic_shop_decisions_per_s": base["decisions_per_s"],
+        # time per decision, Big Two over The Magic Shop (the issue's goal: at most 3)
+        "ratio_big_two_vs_magic_shop_time_per_decision": round(base["decisions_per_s"] / climb["decisions_per_s"], 3),
+    }
+    return rows, comparison
+
+
 def player_counts(path: Path) -> list[int]:
     from dsl import parse_file
     from dsl.ast import PlayersDecl
@@ -292,6 +329,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--openspiel", choices=("auto", "only", "no"), default="auto",
                     help="OpenSpiel's oh_hell and crazy_eights beside examples/ (benchmarks/openspiel_pairs.py): "
                          "auto = when no files are given and OpenSpiel is installed (default); only = just those")
+    ap.add_argument("--climbing", choices=("auto", "only", "no"), default="auto",
+                    help="Big Two and The Magic Shop at 4 players in alternating slices, their time per decision "
+                         "compared (issue 15's mark): auto = when no files are given, or both are among them "
+                         "(default); only = just that pair")
     ap.add_argument("--json", type=Path, metavar="OUT", help="also write the figures as JSON")
     ap.add_argument("--profile", type=int, metavar="PLAYERS",
                     help="instead: cProfile the engine on random playouts of the first file (default Magic Shop)")
@@ -305,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     files = args.files or sorted((ROOT / "games").glob("*.rules")) + [ROOT / "examples" / f for f in COMBINATION_GAMES]
-    if args.openspiel == "only":
+    if args.openspiel == "only" or args.climbing == "only":
         files = []
     load_before = os.getloadavg()
     rows, comparisons, errors = [], [], []
@@ -331,8 +372,21 @@ def main(argv: list[str] | None = None) -> int:
         except RulesError as e:   # a game that does not compile (yet) is reported, the others still run
             errors.append({"rules": str(f), "error": e.render()})
             print(f"{f}: does not compile:\n{e.render()}", file=sys.stderr)
+    climbing = {}
+    named = {Path(f).resolve() for f in args.files}
+    if args.climbing == "only" or (args.climbing == "auto" and args.openspiel != "only" and (
+            not args.files or all((ROOT / f).resolve() in named for f in CLIMB_PAIR))):
+        got, comparison = bench_climb(args.seconds, args.games, args.seed)
+        rows.extend(got)
+        comparisons.append(comparison)
+        for r in got:
+            print(fmt(r), flush=True)
+        ratio = climbing["ratio_big_two_vs_magic_shop_time_per_decision"] = \
+            comparison["ratio_big_two_vs_magic_shop_time_per_decision"]
+        print(f"{'':<18} {CLIMB_PLAYERS:>2} {'ratio':<9} Big Two / The Magic Shop, alternating: time per "
+              f"decision {ratio:.2f}x", flush=True)
     openspiel = {}
-    if args.openspiel == "only" or (args.openspiel == "auto" and not args.files):
+    if args.openspiel == "only" or (args.openspiel == "auto" and not args.files and args.climbing != "only"):
         openspiel = run_openspiel_pairs(args, rows, comparisons)
     load_after = os.getloadavg()
     print(f"load average after: {' '.join(f'{x:.2f}' for x in load_after)}")
@@ -350,6 +404,7 @@ def main(argv: list[str] | None = None) -> int:
             "results": rows,
             "comparisons": comparisons,
             "errors": errors,
+            **climbing,
             **openspiel,
         }
         args.json.write_text(json.dumps(out, indent=2))

@@ -194,3 +194,25 @@ def test_a_benchmark_run_without_the_dependencies_says_what_to_do(monkeypatch):
     assert ".venv/bin/python benchmarks/run.py" in str(info.value.code)
     monkeypatch.setattr(importlib.util, "find_spec", real)
     benchmarks.require_dependencies("run.py")          # this Python has them: nothing happens
+
+
+def test_benchmark_script_compares_big_two_with_the_magic_shop_in_alternating_slices(tmp_path, capsys):
+    """run.py --climbing only: Big Two and The Magic Shop at 4 players, alternating, and the ratio
+    of their time per decision in the JSON (issue 15's mark; a smoke test, no figure asserted)."""
+    import json
+
+    from benchmarks.run import main
+
+    out = tmp_path / "perf.json"
+    assert main(["--climbing", "only", "--games", "2", "--seconds", "0.2", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert [(r["game"], r["players"], r["games"]) for r in data["results"]] == [
+        ("Big Two", 4, 2), ("The Magic Shop", 4, 2)]
+    (cmp,) = data["comparisons"]
+    ratio = cmp["ratio_big_two_vs_magic_shop_time_per_decision"]
+    assert data["ratio_big_two_vs_magic_shop_time_per_decision"] == ratio
+    assert ratio == round(cmp["magic_shop_decisions_per_s"] / cmp["big_two_decisions_per_s"], 3) > 0
+    assert "Big Two / The Magic Shop, alternating" in capsys.readouterr().out
+    # without the pair among the files named, it is not run
+    assert main([str(RULES), "--players", "3", "--games", "1", "--no-reference", "--json", str(out)]) == 0
+    assert "ratio_big_two_vs_magic_shop_time_per_decision" not in json.loads(out.read_text())
