@@ -15,7 +15,7 @@ import attrs
 
 from . import ast as A
 from . import types as T
-from .combos import KeyMemo, Plan, chosen
+from .combos import KeyMemo, Plan, Shelf, chosen
 from .ir import K, Comp, Fn, Local, St, call, children, compare, ifexp, name, walk_exprs
 
 COMBO_AGGREGATES = ("same", "run", "run_round", "groups", "leading")
@@ -301,12 +301,13 @@ class Combinations:
                 t = test_at[key]
             entries.append((const, tuple(dyn), shapes.value, t))
         sizes = ast.Tuple(elts=dsizes, ctx=ast.Load())
+        shelf = self.__dict__.setdefault("_plan_shelf", Shelf())     # the program's plans keep their sets together
         if entries and len(dtests) == 1 and all(e[3] == 0 for e in entries) and _plain_beats(dtests[0]):
             # every entry tested by beats(s, OLD, KEY) alone, KEY remembered (a follow in a climbing
             # game): its arguments passed as they are, no tuple of tests to build and take apart
             S, old, key, memo = dtests[0].elts[:4]
-            return call("_combos_beating", opts, keyfn, K(Plan(tuple(entries))), sizes, S, old, key, memo, kpos)
-        return call("_combos_at", opts, keyfn, K(Plan(tuple(entries))), sizes,
+            return call("_combos_beating", opts, keyfn, K(Plan(tuple(entries), shelf)), sizes, S, old, key, memo, kpos)
+        return call("_combos_at", opts, keyfn, K(Plan(tuple(entries), shelf)), sizes,
                     ast.Tuple(elts=dtests, ctx=ast.Load()), kpos)
 
     def _plan_test(self, ways, var, scope, et):

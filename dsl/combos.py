@@ -386,15 +386,17 @@ class Plan:
     held once by the program instead of built at every decision. Its entries: (size or None, the
     indices of the decision's sizes that must agree with it, its shapes, the index of its test among
     the decision's tests or None); ``active`` keeps, for each set of the decision's sizes and each
-    number of items, the entries that apply with the shape each generates from (``chosen``) worked
-    out once; ``kept``, by the decision's sizes, the sets last made for a hand (``_kept``)."""
+    number of items, the entries that apply (``_Active``) with the shape each generates from
+    (``chosen``) worked out once; ``shelf``, the sets last made for each hand (``_kept``), shared
+    by every plan of the program (the compiler gives them one ``Shelf``), so that a follow finds the
+    sets of five its seat's lead made, and the other way round."""
 
-    __slots__ = ("entries", "active", "one_test", "kept")
+    __slots__ = ("entries", "active", "one_test", "shelf")
 
-    def __init__(self, entries: tuple):
+    def __init__(self, entries: tuple, shelf: "Shelf | None" = None):
         self.entries = entries
         self.active: dict = {}
-        self.kept: dict = {}        # the sets generated for a hand, by the decision's sizes (_kept)
+        self.shelf = Shelf() if shelf is None else shelf
         self.one_test = len({e[3] for e in entries}) <= 1     # every entry has the same test
 
     def __repr__(self):
@@ -403,7 +405,7 @@ class Plan:
     def now(self, sizes, n: int) -> tuple:
         """The entries that apply for the decision's sizes and n items: (size, shapes, chosen shape,
         test index); one that needs more items than there are makes nothing."""
-        out = []
+        out, made = [], []
         for size, dyn, shapes, t in self.entries:
             for i in dyn:       # the sizes the entry says must agree (below 0: it makes nothing)
                 said = sizes[i]
@@ -412,18 +414,65 @@ class Plan:
                 elif said != size:
                     size = -1
                     break
-            if size is not None and (size < 0 or size > n):
+            if size is not None and size < 0:
                 continue
-            out.append((size, shapes, shapes[chosen([x[0] for x in shapes])] if shapes else None, t))
-        out = _OneItem(out) if len(out) == 1 and out[0][0] == 1 and not out[0][1] else tuple(out)
+            made.append((size, shapes))
+            if size is None or size <= n:
+                out.append((size, shapes, shapes[chosen([x[0] for x in shapes])] if shapes else None, t))
+        if len(out) == 1 and out[0][0] == 1 and not out[0][1]:
+            out = _OneItem(out)
+        else:
+            out = _Active(out)
+            out.hands = self.shelf.hands
+            # the sets of every size these sizes allow, kept together (a hand's sets of more items
+            # than it has are none of the sets of the items left: a lead of fewer than five cards
+            # filters the sets its lead of more made)
+            out.key = self.shelf.key(made)
+            lengths = sorted({e[0] for e in out}, key=lambda k: -1 if k is None else k)
+            out.parts = None
+            if len(lengths) > 1 and None not in lengths:
+                out.parts = []
+                for k in lengths:
+                    part = _Active(e for e in out if e[0] == k)
+                    shaped = any(e[1] for e in part)    # (sets of no shape: made again, cheaper than found)
+                    out.parts.append((part, self.shelf.key([e[:2] for e in part]) if shaped else None))
         self.active.setdefault(sizes, {})[n] = out
         return out
+
+
+class Shelf:
+    """The sets a program's plans made for each hand (``_kept``): ``hands``, item -> the record of
+    the hand holding it, [each item of the hand -> its place there, the items lost since, the sets
+    made: by the key of the entries that made them (``key``), [the sets, how many items were lost
+    when they were filtered]]."""
+
+    __slots__ = ("hands", "keys")
+
+    def __init__(self):
+        self.hands: dict = {}
+        self.keys: dict = {}
+
+    def key(self, made: list) -> int:
+        """A number for the entries of these (size, shapes): the same for every plan that has them."""
+        try:
+            return self.keys.setdefault(tuple(made), len(self.keys))
+        except TypeError:       # a shape that cannot be a key (none of the built-in ones): its own
+            self.keys[object()] = None
+            return -len(self.keys)
 
 
 class _OneItem(tuple):
     """The active entries of a plan (``Plan.now``) when they are one entry of sets of one item
     and no shape: a follow of one card, told by the class alone."""
     __slots__ = ()
+
+
+class _Active(tuple):
+    """The active entries of a plan (``Plan.now``) otherwise. ``hands``: the program's records of
+    the sets made for each hand (``Shelf``); ``key``: the number their sets are kept by there;
+    ``parts``: for entries of more than one size, (the entries of each size, smallest first, the
+    number their sets are kept by, or None for sets of no shape), so that each size's sets can be
+    found where another plan made them; else None."""
 
 
 def _picks(items, cands, ordered: bool) -> list:
@@ -458,18 +507,20 @@ def _as_items(size: int):
     return f
 
 
-def _made(items, active, pos) -> list:
+def _made(items, active, pos, buckets=None) -> list:
     """The sets the active entries of a plan generate from the items, as item tuples, smallest
-    first, then in the items' order, each once (not yet tested)."""
+    first, then in the items' order, each once (not yet tested); ``buckets`` as ``_gen``'s."""
     if len(active) == 1:
         size, shapes, best, _ = active[0]
-        cands = sorted(_gen(items, size, shapes, pos, {}, best))
+        cands = sorted(_gen(items, size, shapes, pos, {} if buckets is None else buckets, best))
         if size is not None:
             return _as_items(size)(items, cands)
         picks = _picks(items, cands, True)
         picks.sort(key=len)
         return picks
-    buckets, cands, by_size = {}, [], {}
+    cands, by_size = [], {}
+    if buckets is None:
+        buckets = {}
     for size, shapes, best, _ in active:
         got = _gen(items, size, shapes, pos, buckets, best)
         if size is None:        # sets of any size: sorted all together
@@ -491,35 +542,60 @@ def _made(items, active, pos) -> list:
 
 
 def _kept(items, keyfn, plan, sizes, active, pos) -> list:
-    """``_made``, kept by the plan for the hand it was made from (items with a key, which may
-    repeat, are made afresh). A plan's shapes read only the items (their keys are card
-    attributes), and every shape holds of a set by its items alone, so the sets made from a hand
-    that has only lost items since (the rest in the same order) are the sets made before that hold
-    none of the lost items, in the same order: a seat's next lead filters its last one's sets
-    instead of generating them again. Kept under each item of the hand (any item still held finds
-    it); the items must differ (a zone's cards: no key). A record is [each item of the hand it was
-    made from -> its place there, the sets now, the items lost since]: a filter changes the last
-    two in place, and a hand holding a lost item again is made afresh."""
-    if keyfn is not None:
+    """``_made``, kept for the hand it was made from (items with a key, which may repeat, are made
+    afresh). A plan's shapes read only the items (their keys are card attributes), and every shape
+    holds of a set by its items alone, so the sets made from a hand that has only lost items since
+    (the rest in the same order) are the sets made before that hold none of the lost items, in the
+    same order: a seat's next lead filters its last one's sets instead of generating them again.
+    A hand's record (``Shelf``) is kept under each of its items (any item still held finds it; the
+    items must differ: a zone's cards, no key); it holds the sets made by each plan's entries, and
+    for entries of several sizes each size's apart too (``active.parts``): a seat's first lead
+    takes the sets of five its follow of a five-card hand made, and the follow the lead's. A filter
+    changes the record in place; a hand holding a lost item again gets a record of its own."""
+    if keyfn is not None or not items:
         return _made(items, active, pos)
-    kept = plan.kept.get(sizes)
-    if kept is None:
-        kept = plan.kept[sizes] = {}
-    if items:
-        e = kept.get(items[0])
-        if e is not None:
-            where, picks, lost = e
-            at = [*map(where.get, items)]
-            if None not in at and at == sorted(at) and lost.isdisjoint(items):     # fewer, in order
-                if len(at) + len(lost) < len(where):        # lost more since
-                    gone = e[2] = where.keys() - items
-                    picks = e[1] = [*filter(gone.isdisjoint, picks)]
-                return picks
-    picks = _made(items, active, pos)
-    if len(kept) > MAX_KEPT:
-        kept.clear()
-    kept.update(zip(items, itertools.repeat([dict(zip(items, range(len(items)))), picks, _NONE])))
+    hands = active.hands
+    rec = hands.get(items[0])
+    if rec is not None:
+        where, lost, sets = rec
+        at = [*map(where.get, items)]
+        if None in at or at != sorted(at) or not lost.isdisjoint(items):   # not fewer, in order
+            rec = None
+        elif len(at) + len(lost) < len(where):        # lost more since
+            lost = rec[1] = where.keys() - items
+    if rec is None:
+        lost, sets = _NONE, {}
+        if len(hands) > MAX_KEPT:
+            hands.clear()
+        hands.update(zip(items, itertools.repeat([dict(zip(items, range(len(items)))), lost, sets])))
+    got = sets.get(active.key)
+    if got is not None:
+        return _filtered(got, lost)
+    parts = active.parts
+    if parts is None:
+        picks = _made(items, active, pos)
+    else:
+        picks, buckets = [], {}
+        for part, key in parts:         # each size's sets: found where another plan made them, or made
+            got = None if key is None else sets.get(key)
+            if got is not None:
+                got = _filtered(got, lost)
+            else:
+                got = _made(items, part, pos, buckets)
+                if key is not None:
+                    sets[key] = [got, len(lost)]
+            picks += got
+    sets[active.key] = [picks, len(lost)]
     return picks
+
+
+def _filtered(got: list, lost) -> list:
+    """The kept sets [sets, items lost when they were filtered] without the items lost since (a
+    hand only loses items while its record holds, so as many lost is the same lost)."""
+    if got[1] != len(lost):
+        got[0] = [*filter(lost.isdisjoint, got[0])]
+        got[1] = len(lost)
+    return got[0]
 
 
 _NONE = frozenset()

@@ -34,9 +34,19 @@ def _every_subset(hand, ok):
 
 
 def _counting(monkeypatch):
-    made = []
-    real = combos._made
-    monkeypatch.setattr(combos, "_made", lambda items, *a: made.append(list(items)) or real(items, *a))
+    """The hands whose sets a call of _kept made (any of them: each size of a lead is made apart)."""
+    made, now = [], []
+    real_made, real_kept = combos._made, combos._kept
+
+    def kept(items, *a):
+        now.clear()
+        got = real_kept(items, *a)
+        if now:
+            assert all(x == list(items) for x in now)
+            made.append(list(items))
+        return got
+    monkeypatch.setattr(combos, "_made", lambda items, *a: now.append(list(items)) or real_made(items, *a))
+    monkeypatch.setattr(combos, "_kept", kept)
     return made
 
 
@@ -94,7 +104,7 @@ def test_the_plan_starts_again_when_it_keeps_too_many_items(monkeypatch):
     for _ in range(10):
         hand = rng.sample(range(52), 13)
         combos._combos_at(hand, None, lead, (), (None,), P)
-        assert len(lead.kept[()]) <= 20 + 13
+        assert len(lead.shelf.hands) <= 20 + 13
 
 
 def test_seeded_big_two_games_are_the_same_with_and_without_kept_sets(monkeypatch):
@@ -113,3 +123,65 @@ def test_seeded_big_two_games_are_the_same_with_and_without_kept_sets(monkeypatc
     kept = play()
     monkeypatch.setattr(combos, "_kept", lambda items, keyfn, plan, sizes, active, pos: combos._made(items, active, pos))
     assert play() == kept
+
+
+def _sizes_made(monkeypatch):
+    """The sizes of the sets each call of _made made (a lead makes each size apart)."""
+    sizes = []
+    real = combos._made
+    monkeypatch.setattr(combos, "_made", lambda items, active, *a: sizes.append(sorted({e[0] for e in active}))
+                        or real(items, active, *a))
+    return sizes
+
+
+def test_a_follow_finds_the_sets_of_its_size_the_seats_lead_made_and_the_other_way_round(monkeypatch):
+    """The program's plans keep a hand's sets together (``combos.Shelf``): a five-card follow takes
+    the sets of five its hand's lead made, a pair follow the pairs, and a lead the sets its follows
+    made, making only the sizes not made yet — the same options as trying every subset."""
+    names, lead, follow = _big_two()
+    assert lead.shelf is follow.shelf        # one compile, one shelf
+    strength, combination = names["_D17"], names["_D12"]
+    memo = KeyMemo(sets=True)
+    sizes = _sizes_made(monkeypatch)
+    rng = random.Random(7)
+    for _ in range(30):
+        hand = rng.sample(range(52), 13)
+        lead_first = rng.random() < 0.5
+        for step in ("lead", "follow") if lead_first else ("follow", "lead"):
+            if step == "lead":
+                got = combos._combos_at(list(hand), None, lead, (), (None,), P)
+                assert got == _every_subset(hand, lambda s: combination(None, s))
+            else:
+                table = [48, 49, 50, 51, 47] if rng.random() < 0.5 else [0, 4, 8, 12, 16]     # a low or high five
+                got = combos._combos_at(list(hand), None, follow, (5,), ((None, table, strength, memo, None, None),), P, True)
+                assert got == _every_subset(hand, lambda s: combination(None, s) and len(s) == 5
+                                            and strength(None, s) > strength(None, table))
+            for c in rng.sample(hand, 2):       # two cards played before the next step
+                hand.remove(c)
+        # the lead first: it made every size, the follow nothing; the follow first: it made the
+        # fives, the lead the rest
+        assert sizes == ([[1], [2], [3], [5]] if lead_first else [[5], [1], [2], [3]])
+        sizes.clear()
+
+
+def test_a_hand_that_is_not_what_is_left_of_the_kept_one_is_made_afresh_for_every_plan(monkeypatch):
+    names, lead, follow = _big_two()
+    strength = names["_D17"]
+    memo = KeyMemo(sets=True)
+    sizes = _sizes_made(monkeypatch)
+    hand = [0, 13, 26, 39, 1, 14, 2, 3, 4, 5, 27, 40]
+    table = [(5,), ((None, [12, 25], strength, memo, None, None),)]
+    combos._combos_at(list(hand), None, lead, (), (None,), P)
+    combos._combos_at(hand[::-1], None, follow, (2,), *table[1:], P, True)       # reordered: made again
+    combos._combos_at(hand[:-1] + [51], None, follow, (2,), *table[1:], P, True)  # a new card: again
+    combos._combos_at(hand[:-2] + [51], None, follow, (2,), *table[1:], P, True)  # what is left of that one
+    assert sizes == [[1], [2], [3], [5], [2], [2]]
+
+
+def test_plans_of_two_compiles_keep_their_sets_apart():
+    _, lead, _ = _big_two()
+    _, other, _ = _big_two()
+    assert lead.shelf is not other.shelf
+    hand = [0, 13, 26, 39, 1, 14, 2, 3, 4, 5, 27, 40]
+    combos._combos_at(list(hand), None, lead, (), (None,), P)
+    assert lead.shelf.hands and not other.shelf.hands
