@@ -209,7 +209,8 @@ class Calls:
                 body, bt = self.expr(d.expr, inner)
             self._defining = self._defining - {key}
             fname = self.gen.fresh("_D")
-            self.gen.function(fname, ["S"] + params, [self._return(body, d.expr.pos)], f"define {d.name}")
+            self.gen.function(fname, ["S"] + params, [self._return(body, d.expr.pos)], f"define {d.name}",
+                              pure=True)
             self.define_cache[key] = (fname, bt, body, params)
         return self.define_cache[key]
 

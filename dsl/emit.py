@@ -76,13 +76,18 @@ class Namespace:
         return f"{stem}{self._n}"
 
     # ── functions ─────────────────────────────────────────────────────────
-    def function(self, fname: str, params: list, stmts: list, what: str = "", hoist: bool = False):
+    def function(self, fname: str, params: list, stmts: list, what: str = "", hoist: bool = False,
+                 pure: bool = False):
         """Define ``def fname(params): stmts``. ``params``: "S", "L" or Locals. With ``hoist``,
-        the state's lists used more than once are read into locals at the top."""
+        the state's lists used more than once are read into locals at the top. ``pure``: a
+        define's, whose repeated subexpressions are worked out once (``dsl.passes.cse``)."""
         from . import passes
+        from .passes import cse
         stmts = passes.plain(stmts)
         w = _Writer(self, _hoisted(stmts) if hoist else ())
         fn = _def(fname, [w.param(p) for p in params], w.head() + w.block(stmts))
+        if pure:
+            cse.run(fn)
         self._compile([fn], what or fname)
         return self.ns[fname]
 

@@ -15,6 +15,8 @@
 ``dsl.compiler`` runs them in that order; ``dsl.emit`` writes what comes out as Python. Then, on
 the Python functions about to be compiled:
 
+- ``cse``       (a define's only) a costly subexpression said again where the first is always
+                worked out before it read from a local (``(_e1 := ...)``)
 - ``peephole``  ``list(x)`` written ``[*x]`` (the same list; CPython 3.11 runs it faster)
 - ``closures``  comprehensions and lambdas take the locals they read as values of their own, so
                 the function keeps no cells
