@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 from math import comb, prod
 from operator import lt as _lt
+from operator import not_ as _not
 
 from .program import fail, fail_no_options
 
@@ -611,10 +612,30 @@ def _keys_of(S, picks, key, kmemo) -> list:
     return vals
 
 
+class AnyOf:
+    """The test "the set holds one of these items" (``dsl.emit``: a test of the set's cards'
+    attributes only, ``any(c in s where ...)``, written so): a function of a set like the lambda it
+    replaces, and, for a plan's sets, one ``isdisjoint`` each in C (``_passing``, ``_mask``)."""
+
+    __slots__ = ("items",)
+    const_suffix = "any_of"
+
+    def __init__(self, items: frozenset):
+        self.items = items
+
+    def __call__(self, s) -> bool:
+        return not self.items.isdisjoint(s)
+
+    def __repr__(self):
+        return f"AnyOf({sorted(self.items)!r})"
+
+
 def _passing(picks, test) -> list:
     """The picks (item tuples) that pass an entry's test, in a list of their own."""
     if test is None:
         return picks.copy()
+    if test.__class__ is AnyOf:
+        return [*itertools.filterfalse(test.items.isdisjoint, picks)]
     if type(test) is not tuple:
         return list(itertools.compress(picks, map(test, map(list, picks))))
     return list(itertools.compress(picks, _mask(picks, test)))
@@ -624,6 +645,8 @@ def _mask(picks, test):
     """Whether each pick passes the test (an iterable of truth values), None if all do."""
     if test is None:
         return None
+    if test.__class__ is AnyOf:
+        return map(_not, map(test.items.isdisjoint, picks))
     if type(test) is not tuple:
         return map(test, map(list, picks))
     S, old, key, kmemo, bomb, bmemo = test      # beats(s, OLD, KEY, BOMB) alone: OLD's key once

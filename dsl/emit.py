@@ -526,9 +526,33 @@ class _Plain(ast.NodeTransformer):
         return self.w._st(node.which)
 
     def visit_Fn(self, node):
-        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=_local_name(node.param))], kwonlyargs=[],
+        param = _local_name(node.param)
+        body = self.visit(node.body)
+        marked = self._any_in_table(body, param)
+        if marked is not None:      # any(map(TABLE.__getitem__, param)): "holds a card that ..."
+            from .combos import AnyOf
+            return self.w._k(AnyOf(marked))
+        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=param)], kwonlyargs=[],
                              kw_defaults=[], defaults=[])
-        return ast.Lambda(args=args, body=self.visit(node.body))
+        return ast.Lambda(args=args, body=body)
+
+    def _any_in_table(self, body, param: str):
+        """The items a table of yes/no marks, when the function is ``any(map(TABLE.__getitem__,
+        param))`` (a test of a set's cards' attributes only, ``dsl.passes.tables``), else None."""
+        if not (isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id == "any"
+                and len(body.args) == 1 and not body.keywords):
+            return None
+        inner = body.args[0]
+        if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "map"
+                and len(inner.args) == 2 and not inner.keywords and isinstance(inner.args[0], ast.Name)
+                and isinstance(inner.args[1], ast.Name) and inner.args[1].id == param):
+            return None
+        get = self.w.space.ns.get(inner.args[0].id)
+        table = getattr(get, "__self__", None)
+        if type(table) is not list or getattr(get, "__name__", None) != "__getitem__" \
+                or not all(type(v) is bool for v in table):
+            return None
+        return frozenset(i for i, v in enumerate(table) if v)
 
     def _gen(self, target, source, cond):
         return [ast.comprehension(target=_as_store(self.visit(target)), iter=self.visit(source),

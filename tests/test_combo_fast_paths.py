@@ -187,3 +187,49 @@ def test_two_groups_of_different_sizes_are_every_such_set_in_hands_with_many_of_
             got = _gen_groups(by_key, pattern, P)
             assert len(got) == len(set(got)) and set(got) == _brute_groups(items, pattern), (items, pattern)
             assert all(list(s) == sorted(s) for s in got)
+
+
+def test_a_test_of_holding_a_marked_card_is_a_set_not_a_function_and_passes_the_same_sets():
+    """``any(c in s where <card attributes only>)`` compiles to ``combos.AnyOf`` (dsl/emit.py): it
+    passes the sets a lambda would pass, one isdisjoint each; a test that says more stays a lambda."""
+    rng = random.Random(11)
+    marked = frozenset(rng.sample(range(52), 6))
+    test = combos.AnyOf(marked)
+    for _ in range(200):
+        hand = rng.sample(range(52), 10)
+        picks = [tuple(p) for n in (1, 2, 5) for p in itertools.combinations(hand, n)]
+        want = [p for p in picks if any(c in marked for c in p)]
+        assert combos._passing(picks, test) == want
+        assert list(itertools.compress(picks, combos._mask(picks, test))) == want
+        assert [p for p in picks if test(list(p))] == want      # still a function of a set
+    src = """game "T"
+players 2
+cards:
+    rank: number
+    for rank in 1 to 8
+zone deck: facedown
+zone hand per player: owner
+zone pile: public
+flow:
+    shuffle deck
+    deal 4 from deck to hand
+    let p = holder(lowest c in every card by c.rank)
+    p chooses subset s from p.hand such that size(s) == 2 and any(c in s where c.rank >= 2 and c.rank <= 7) as "play"
+    move s to pile
+    p = left(p)
+    p chooses subset t from p.hand such that size(t) == 2 and (any(c in t where c.rank >= 2 and c.rank <= 7) or size(pile) == 9) as "play"
+    move t to pile
+score(p) = 0
+"""
+    from interpreter import load_game_text
+    game = load_game_text(src, 2)
+    code = "".join(game.program.code.sources.values())
+    assert code.count("_any_of") == 1 and code.count("lambda") == 1     # the second test says more
+    rank = {c: 1 + c for c in range(8)}        # cards in the order the rules list them
+    for seed in range(20):
+        s = game.new_initial_state(seed=seed)
+        for _ in range(2):
+            hand = list(s.z[1 + s.pending[0]])      # (zones: deck, each hand, pile)
+            want = [p for p in itertools.combinations(hand, 2) if any(2 <= rank[c] <= 7 for c in p)]
+            assert s.pending[2] == want
+            s.apply_action(s.legal_actions()[-1])

@@ -18,7 +18,8 @@ def _calls(game):
 
 def test_big_two_builds_no_plan_at_a_decision():
     """The seven entries are one constant: the table's size and the beats() test appear once in the
-    call; a follow, tested by beats() alone, passes beats()'s arguments as they are (no tuple)."""
+    call; a follow, tested by beats() alone, passes beats()'s arguments as they are (no tuple); the
+    lead's test "holds the 3 of Diamonds" is a constant (combos.AnyOf), not a lambda."""
     game = load_game(ROOT / "examples" / "big_two.rules", players=4)
     calls = _calls(game)
     follow = [c for c in calls if c.endswith(", True)")]     # a choice block's pick: the quiet form
@@ -26,8 +27,10 @@ def test_big_two_builds_no_plan_at_a_decision():
     assert follow and lead
     for c in follow:
         assert c.startswith("_o = _combos_beating(") and c.count("len(_z[") == 1 and c.count(", S, ") == 1, c
-    for c in lead:
-        assert c.count("lambda") == 1, c         # the first play's test, once, not once per entry
+    for c in lead:      # the first play's test, once, not once per entry: "holds the 3 of Diamonds"
+        assert c.count("_any_of") == 1 and "lambda" not in c, c
+    any_of = [v for v in game.program.code.ns.values() if isinstance(v, combos.AnyOf)]
+    assert any_of and {v.items for v in any_of} == {frozenset([0])}       # card 0: the 3 of Diamonds
     plans = [v for v in game.program.code.ns.values() if isinstance(v, combos.Plan)]
     assert sorted(len(p.entries) for p in plans) == [7, 7]
 
