@@ -513,6 +513,8 @@ def _made(items, active, pos, buckets=None) -> list:
     first, then in the items' order, each once (not yet tested); ``buckets`` as ``_gen``'s."""
     if len(active) == 1:
         size, shapes, best, _ = active[0]
+        if size == 1 and not shapes:    # (a lead's single items: each, in the items' order)
+            return list(zip(items))
         cands = sorted(_gen(items, size, shapes, pos, {} if buckets is None else buckets, best))
         if size is not None:
             return _as_items(size)(items, cands)
