@@ -319,7 +319,7 @@ class Combinations:
         if len(ways) == 1 and len(ways[0]) == 1 and self._beats_of(ways[0][0], var):
             # only 'beats(s, OLD, ...)' to test: OLD's key is worked out once, not for each set
             return ast.Tuple(elts=[*cond.args[:1], *cond.args[2:]], ctx=ast.Load())
-        return Fn(scope.ref(slot, vt), cond)
+        return Fn(scope.ref(slot, vt), cond, test=True)
 
     def _beats_of(self, e, var) -> bool:
         """``beats(VAR, OLD, ...)``, the built-in, with OLD not using VAR."""

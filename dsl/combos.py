@@ -21,7 +21,6 @@ from __future__ import annotations
 import itertools
 from math import comb, prod
 from operator import lt as _lt
-from operator import not_ as _not
 
 from .program import fail, fail_no_options
 
@@ -508,22 +507,19 @@ def _as_items(size: int):
     return f
 
 
-def _made(items, active, pos, buckets=None) -> list:
+def _made(items, active, pos, buckets: dict) -> list:
     """The sets the active entries of a plan generate from the items, as item tuples, smallest
-    first, then in the items' order, each once (not yet tested); ``buckets`` as ``_gen``'s."""
+    first, then in the items' order, each once (not yet tested); ``buckets`` as ``_gen``'s (a new
+    dict, or one shared with the other sizes' entries of the same items)."""
     if len(active) == 1:
         size, shapes, best, _ = active[0]
-        if size == 1 and not shapes:    # (a lead's single items: each, in the items' order)
-            return list(zip(items))
-        cands = sorted(_gen(items, size, shapes, pos, {} if buckets is None else buckets, best))
+        cands = sorted(_gen(items, size, shapes, pos, buckets, best))
         if size is not None:
             return _as_items(size)(items, cands)
         picks = _picks(items, cands, True)
         picks.sort(key=len)
         return picks
     cands, by_size = [], {}
-    if buckets is None:
-        buckets = {}
     for size, shapes, best, _ in active:
         got = _gen(items, size, shapes, pos, buckets, best)
         if size is None:        # sets of any size: sorted all together
@@ -556,7 +552,7 @@ def _kept(items, keyfn, plan, sizes, active, pos) -> list:
     takes the sets of five its follow of a five-card hand made, and the follow the lead's. A filter
     changes the record in place; a hand holding a lost item again gets a record of its own."""
     if keyfn is not None or not items:
-        return _made(items, active, pos)
+        return _made(items, active, pos, {})
     hands = active.hands
     rec = hands.get(items[0])
     if rec is not None:
@@ -576,13 +572,15 @@ def _kept(items, keyfn, plan, sizes, active, pos) -> list:
         return _filtered(got, lost)
     parts = active.parts
     if parts is None:
-        picks = _made(items, active, pos)
+        picks = _made(items, active, pos, {})
     else:
         picks, buckets = [], {}
         for part, key in parts:         # each size's sets: found where another plan made them, or made
             got = None if key is None else sets.get(key)
             if got is not None:
                 got = _filtered(got, lost)
+            elif key is None and part[0][0] == 1:     # single items of no shape: as they come
+                got = list(zip(items))
             else:
                 got = _made(items, part, pos, buckets)
                 if key is not None:
@@ -614,30 +612,10 @@ def _keys_of(S, picks, key, kmemo) -> list:
     return vals
 
 
-class AnyOf:
-    """The test "the set holds one of these items" (``dsl.emit``: a test of the set's cards'
-    attributes only, ``any(c in s where ...)``, written so): a function of a set like the lambda it
-    replaces, and, for a plan's sets, one ``isdisjoint`` each in C (``_passing``, ``_mask``)."""
-
-    __slots__ = ("items",)
-    const_suffix = "any_of"
-
-    def __init__(self, items: frozenset):
-        self.items = items
-
-    def __call__(self, s) -> bool:
-        return not self.items.isdisjoint(s)
-
-    def __repr__(self):
-        return f"AnyOf({sorted(self.items)!r})"
-
-
 def _passing(picks, test) -> list:
     """The picks (item tuples) that pass an entry's test, in a list of their own."""
     if test is None:
         return picks.copy()
-    if test.__class__ is AnyOf:
-        return [*itertools.filterfalse(test.items.isdisjoint, picks)]
     if type(test) is not tuple:
         return list(itertools.compress(picks, map(test, map(list, picks))))
     return list(itertools.compress(picks, _mask(picks, test)))
@@ -647,8 +625,6 @@ def _mask(picks, test):
     """Whether each pick passes the test (an iterable of truth values), None if all do."""
     if test is None:
         return None
-    if test.__class__ is AnyOf:
-        return map(_not, map(test.items.isdisjoint, picks))
     if type(test) is not tuple:
         return map(test, map(list, picks))
     S, old, key, kmemo, bomb, bmemo = test      # beats(s, OLD, KEY, BOMB) alone: OLD's key once

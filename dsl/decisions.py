@@ -65,7 +65,7 @@ class Decisions:
         such = None
         if s.such_that is not None:
             sslot, saved = scope.push(s.var, vt)
-            such = Fn(scope.ref(sslot, vt), self._cond(s.such_that, scope, "a 'such that' condition"))
+            such = Fn(scope.ref(sslot, vt), self._cond(s.such_that, scope, "a 'such that' condition"), test=True)
             scope.pop(s.var, saved)
         return slot, tslot, cond, such
 

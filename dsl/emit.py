@@ -528,10 +528,9 @@ class _Plain(ast.NodeTransformer):
     def visit_Fn(self, node):
         param = _local_name(node.param)
         body = self.visit(node.body)
-        marked = self._any_in_table(body, param)
-        if marked is not None:      # any(map(TABLE.__getitem__, param)): "holds a card that ..."
-            from .combos import AnyOf
-            return self.w._k(AnyOf(marked))
+        marked = self._any_in_table(body, param) if getattr(node, "test", False) else None
+        if marked is not None:      # any(map(TABLE.__getitem__, param)): "holds a card that ..." in C
+            return self.w._k(marked.intersection)       # (the cards held of those: none is false)
         args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=param)], kwonlyargs=[],
                              kw_defaults=[], defaults=[])
         return ast.Lambda(args=args, body=body)

@@ -97,9 +97,10 @@ class Fn(ast.expr):
     """A function of one argument, for a runtime helper to call: ``lambda param: body``."""
     _fields = ("body",)
 
-    def __init__(self, param: Local = None, body=None):
+    def __init__(self, param: Local = None, body=None, test: bool = False):
         super().__init__()
         self.param, self.body = param, body
+        self.test = test        # a yes/no test of a set, its value read only as true or false
 
 
 class Move(ast.stmt):

@@ -182,7 +182,7 @@ def _emitted(prog) -> str:
         owner = getattr(value, "__self__", None)
         if id(owner) in names:                       # a method bound when compiling
             text = f"{names[id(owner)]}.{value.__name__}"
-        elif callable(value) and not isinstance(value, type) and not hasattr(type(value), "const_suffix"):
+        elif callable(value) and not isinstance(value, type):
             text = "<a function of the compiler: how a value is shown>" if "display" in getattr(
                 value, "__qualname__", "") else f"<function {getattr(value, '__name__', '?')}>"
         else:

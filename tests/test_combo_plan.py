@@ -2,6 +2,7 @@
 what changes between decisions is worked out once per decision, entries that cannot apply make nothing."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from dsl import combos
@@ -19,7 +20,7 @@ def _calls(game):
 def test_big_two_builds_no_plan_at_a_decision():
     """The seven entries are one constant: the table's size and the beats() test appear once in the
     call; a follow, tested by beats() alone, passes beats()'s arguments as they are (no tuple); the
-    lead's test "holds the 3 of Diamonds" is a constant (combos.AnyOf), not a lambda."""
+    lead's test "holds the 3 of Diamonds" is the intersection with a constant set, not a lambda."""
     game = load_game(ROOT / "examples" / "big_two.rules", players=4)
     calls = _calls(game)
     follow = [c for c in calls if c.endswith(", True)")]     # a choice block's pick: the quiet form
@@ -28,9 +29,9 @@ def test_big_two_builds_no_plan_at_a_decision():
     for c in follow:
         assert c.startswith("_o = _combos_beating(") and c.count("len(_z[") == 1 and c.count(", S, ") == 1, c
     for c in lead:      # the first play's test, once, not once per entry: "holds the 3 of Diamonds"
-        assert c.count("_any_of") == 1 and "lambda" not in c, c
-    any_of = [v for v in game.program.code.ns.values() if isinstance(v, combos.AnyOf)]
-    assert any_of and {v.items for v in any_of} == {frozenset([0])}       # card 0: the 3 of Diamonds
+        assert c.count("_intersection") == 1 and "lambda" not in c, c
+        test = game.program.code.ns[re.search(r"_k\d+_intersection", c).group()]
+        assert test.__self__ == frozenset([0])      # card 0: the 3 of Diamonds
     plans = [v for v in game.program.code.ns.values() if isinstance(v, combos.Plan)]
     assert sorted(len(p.entries) for p in plans) == [7, 7]
 
