@@ -386,17 +386,20 @@ class Plan:
     held once by the program instead of built at every decision. Its entries: (size or None, the
     indices of the decision's sizes that must agree with it, its shapes, the index of its test among
     the decision's tests or None); ``active`` keeps, for each set of the decision's sizes and each
-    number of items, the entries that apply (``_Active``) with the shape each generates from
-    (``chosen``) worked out once; ``shelf``, the sets last made for each hand (``_kept``), shared
-    by every plan of the program (the compiler gives them one ``Shelf``), so that a follow finds the
-    sets of five its seat's lead made, and the other way round."""
+    number of items, the entries that apply with the shape each generates from (``chosen``) worked
+    out once, a plain tuple (CPython 3.11 reads a subclass's items on a slower path); ``kept``, for
+    each of those tuples (by its id: ``active`` holds it as long as the plan lives), the number its
+    sets are kept by in the ``shelf`` and its parts (``_kept``); ``shelf``, the sets last made for
+    each hand, shared by every plan of the program (the compiler gives them one ``Shelf``), so that
+    a follow finds the sets of five its seat's lead made, and the other way round."""
 
-    __slots__ = ("entries", "active", "one_test", "shelf")
+    __slots__ = ("entries", "active", "one_test", "shelf", "kept")
 
     def __init__(self, entries: tuple, shelf: "Shelf | None" = None):
         self.entries = entries
         self.active: dict = {}
         self.shelf = Shelf() if shelf is None else shelf
+        self.kept: dict = {}        # id of an active tuple -> (its sets' key in the shelf, its parts)
         self.one_test = len({e[3] for e in entries}) <= 1     # every entry has the same test
 
     def __repr__(self):
@@ -419,23 +422,20 @@ class Plan:
             made.append((size, shapes))
             if size is None or size <= n:
                 out.append((size, shapes, shapes[chosen([x[0] for x in shapes])] if shapes else None, t))
-        if len(out) == 1 and out[0][0] == 1 and not out[0][1]:
-            out = _OneItem(out)
-        else:
-            out = _Active(out)
-            out.hands = self.shelf.hands
-            # the sets of every size these sizes allow, kept together (a hand's sets of more items
-            # than it has are none of the sets of the items left: a lead of fewer than five cards
-            # filters the sets its lead of more made)
-            out.key = self.shelf.key(made)
-            lengths = sorted({e[0] for e in out}, key=lambda k: -1 if k is None else k)
-            out.parts = None
-            if len(lengths) > 1 and None not in lengths:
-                out.parts = []
-                for k in lengths:
-                    part = _Active(e for e in out if e[0] == k)
-                    shaped = any(e[1] for e in part)    # (sets of no shape: made again, cheaper than found)
-                    out.parts.append((part, self.shelf.key([e[:2] for e in part]) if shaped else None))
+        out = _OneItem(out) if len(out) == 1 and out[0][0] == 1 and not out[0][1] else tuple(out)
+        # kept by the sets of every size these sizes allow, whatever n (a hand's sets of more
+        # items than it has are none of the sets of the items left: a lead of fewer than five
+        # cards filters the sets its lead of more made); for entries of several sizes, each
+        # size's entries (smallest first) and their key too, or None for sets of no shape
+        parts = None
+        lengths = sorted({e[0] for e in out}, key=lambda k: -1 if k is None else k)
+        if len(lengths) > 1 and None not in lengths:
+            parts = []
+            for k in lengths:
+                part = tuple(e for e in out if e[0] == k)
+                shaped = any(e[1] for e in part)    # (sets of no shape: made again, cheaper than found)
+                parts.append((part, self.shelf.key([e[:2] for e in part]) if shaped else None))
+        self.kept[id(out)] = (self.shelf.key(made), parts)
         self.active.setdefault(sizes, {})[n] = out
         return out
 
@@ -465,14 +465,6 @@ class _OneItem(tuple):
     """The active entries of a plan (``Plan.now``) when they are one entry of sets of one item
     and no shape: a follow of one card, told by the class alone."""
     __slots__ = ()
-
-
-class _Active(tuple):
-    """The active entries of a plan (``Plan.now``) otherwise. ``hands``: the program's records of
-    the sets made for each hand (``Shelf``); ``key``: the number their sets are kept by there;
-    ``parts``: for entries of more than one size, (the entries of each size, smallest first, the
-    number their sets are kept by, or None for sets of no shape), so that each size's sets can be
-    found where another plan made them; else None."""
 
 
 def _picks(items, cands, ordered: bool) -> list:
@@ -548,12 +540,12 @@ def _kept(items, keyfn, plan, sizes, active, pos) -> list:
     same order: a seat's next lead filters its last one's sets instead of generating them again.
     A hand's record (``Shelf``) is kept under each of its items (any item still held finds it; the
     items must differ: a zone's cards, no key); it holds the sets made by each plan's entries, and
-    for entries of several sizes each size's apart too (``active.parts``): a seat's first lead
+    for entries of several sizes each size's apart too (``Plan.kept``): a seat's first lead
     takes the sets of five its follow of a five-card hand made, and the follow the lead's. A filter
     changes the record in place; a hand holding a lost item again gets a record of its own."""
     if keyfn is not None or not items:
         return _made(items, active, pos, {})
-    hands = active.hands
+    hands = plan.shelf.hands
     rec = hands.get(items[0])
     if rec is not None:
         where, lost, sets = rec
@@ -567,26 +559,26 @@ def _kept(items, keyfn, plan, sizes, active, pos) -> list:
         if len(hands) > MAX_KEPT:
             hands.clear()
         hands.update(zip(items, itertools.repeat([dict(zip(items, range(len(items)))), lost, sets])))
-    got = sets.get(active.key)
+    key, parts = plan.kept[id(active)]
+    got = sets.get(key)
     if got is not None:
         return _filtered(got, lost)
-    parts = active.parts
     if parts is None:
         picks = _made(items, active, pos, {})
     else:
         picks, buckets = [], {}
-        for part, key in parts:         # each size's sets: found where another plan made them, or made
-            got = None if key is None else sets.get(key)
+        for part, pkey in parts:        # each size's sets: found where another plan made them, or made
+            got = None if pkey is None else sets.get(pkey)
             if got is not None:
                 got = _filtered(got, lost)
-            elif key is None and part[0][0] == 1:     # single items of no shape: as they come
+            elif pkey is None and part[0][0] == 1:    # single items of no shape: as they come
                 got = list(zip(items))
             else:
                 got = _made(items, part, pos, buckets)
-                if key is not None:
-                    sets[key] = [got, len(lost)]
+                if pkey is not None:
+                    sets[pkey] = [got, len(lost)]
             picks += got
-    sets[active.key] = [picks, len(lost)]
+    sets[key] = [picks, len(lost)]
     return picks
 
 

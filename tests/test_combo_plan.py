@@ -62,5 +62,5 @@ def test_a_follow_of_one_item_is_told_by_its_entries_class():
     key = [0, 0, 1, 1, 2].__getitem__
     plan = combos.Plan(((1, (0,), (), 0), (2, (0,), (("same", key),), 0)))     # as Big Two's follow
     assert type(plan.now((1,), 4)) is combos._OneItem        # a table of one: the first entry alone
-    assert type(plan.now((2,), 4)) is combos._Active           # a pair
-    assert type(combos.Plan(((1, (), (("same", key),), 0),)).now((), 4)) is combos._Active     # one item with a shape
+    assert type(plan.now((2,), 4)) is tuple                 # a pair
+    assert type(combos.Plan(((1, (), (("same", key),), 0),)).now((), 4)) is tuple     # one item with a shape
