@@ -15,7 +15,8 @@ import attrs
 
 from . import ast as A
 from . import types as T
-from .combos import KeyMemo, Plan, Shelf, chosen
+from .combos import KeyMemo, Plan, Shelf
+from .shapes import chosen
 from .ir import K, Comp, Fn, Local, St, call, children, compare, ifexp, name, walk_exprs
 
 COMBO_AGGREGATES = ("same", "run", "run_round", "groups", "leading")
@@ -385,7 +386,7 @@ class Combinations:
                 made.append((kind, e, kind != "round"))
         if not sizes and not shapes:
             return None
-        if made:        # the shape the sets are generated from (dsl.combos.chosen) holds for each
+        if made:        # the shape the sets are generated from (dsl.shapes.chosen) holds for each
             kind, e, exact = made[chosen([k for k, _, _ in made])]
             if exact:
                 sure.append(e)

@@ -1,4 +1,4 @@
-"""The quick paths of combination choices (dsl/combos.py): a follow of one card, the buckets of
+"""The quick paths of combination choices (dsl/combos.py, dsl/shapes.py): a follow of one card, the buckets of
 items by key, the early stop of shapes a hand cannot make, and a choice block's subset asking
 ``_combos_at`` for its quiet form directly. Each gives exactly what the general path gives."""
 from __future__ import annotations
@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 from dsl import combos
-from dsl.combos import KeyMemo, _beating_all, _beating_one, _buckets, _gen_groups, _gen_run
+from dsl.combos import KeyMemo, _beating_all, _beating_one
+from dsl.shapes import _buckets, _gen_groups, _gen_run
 from dsl.errors import Pos
 from interpreter import load_game
 
