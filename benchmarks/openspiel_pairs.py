@@ -104,7 +104,7 @@ def bench_pair(key: str, seconds: float, games: int | None, seed: int, slices: i
     """One pair in alternating slices: (rows, comparison with ``ratio_engine_vs_openspiel_<key>``)."""
     import pyspiel
 
-    from benchmarks.run import Runner
+    from benchmarks.run import Runner, alternate
     from interpreter import load_game
 
     _, spiel_name, params, rules, variants = next(p for p in PAIRS if p[0] == key)
@@ -113,14 +113,7 @@ def bench_pair(key: str, seconds: float, games: int | None, seed: int, slices: i
     runners = [Runner("engine", ours, seed), SpielRunner(theirs, seed)]
     Runner("engine", ours, seed + 10_000).run(games=1)          # warm up, untimed
     SpielRunner(theirs, seed + 10_000).run(games=1)
-    for k in range(slices):
-        for r in runners:
-            if games is not None:
-                share = games // slices + (1 if k < games % slices else 0)
-                if share:
-                    r.run(games=share)
-            else:
-                r.run(seconds=seconds / slices)
+    alternate(runners, seconds, games, slices)
     clone_seconds = min(1.0, max(0.2, seconds / 2))
     label = f"{ours.title}" + (f" ({'+'.join(variants)})" if variants else "")
     rows = [runners[0].row(label, rules, PLAYERS, clone_seconds),

@@ -188,6 +188,19 @@ def _reachable(state, exclude: set | None = None) -> dict:
     return seen
 
 
+def alternate(runners: list, seconds: float, games: int | None, slices: int) -> None:
+    """Run each runner for ``seconds`` (or ``games``) in all, the runners taking turns in
+    ``slices`` slices each, so that a change of the machine's load falls on all of them alike."""
+    for k in range(slices):
+        for r in runners:
+            if games is not None:
+                share = games // slices + (1 if k < games % slices else 0)
+                if share:
+                    r.run(games=share)
+            else:
+                r.run(seconds=seconds / slices)
+
+
 def bench(path: Path, players: int, seconds: float, games: int | None, seed: int,
           with_reference: bool) -> tuple[list[dict], dict | None]:
     game = load_game(path, players=players)
@@ -199,15 +212,7 @@ def bench(path: Path, players: int, seconds: float, games: int | None, seed: int
     # warm up (imports, first-call caches), untimed
     for r in runners:
         Runner(r.impl, r.game, seed + 10_000).run(games=1)
-    slices = SLICES if len(runners) > 1 else 1
-    for k in range(slices):
-        for r in runners:
-            if games is not None:
-                share = games // slices + (1 if k < games % slices else 0)
-                if share:
-                    r.run(games=share)
-            else:
-                r.run(seconds=seconds / slices)
+    alternate(runners, seconds, games, SLICES if len(runners) > 1 else 1)
     rows = [r.row(game.title, rules, players, clone_seconds=min(1.0, max(0.2, seconds / 2))) for r in runners]
     comparison = None
     if len(rows) == 2:
@@ -239,14 +244,7 @@ def bench_climb(seconds: float, games: int | None, seed: int) -> tuple[list[dict
         runners.append((rules, Runner("engine", game, seed)))
     for _, r in runners:        # warm up, untimed
         Runner(r.impl, r.game, seed + 10_000).run(games=1)
-    for k in range(SLICES):
-        for _, r in runners:
-            if games is not None:
-                share = games // SLICES + (1 if k < games % SLICES else 0)
-                if share:
-                    r.run(games=share)
-            else:
-                r.run(seconds=seconds / SLICES)
+    alternate([r for _, r in runners], seconds, games, SLICES)
     rows = [r.row(r.game.title, rules, CLIMB_PLAYERS, clone_seconds=min(1.0, max(0.2, seconds / 2)))
             for rules, r in runners]
     climb, base = rows

@@ -512,8 +512,17 @@ def _combos_beating(items, keyfn, plan, sizes, S, old, key, kmemo, pos, quiet=Fa
     active = None if by_n is None else by_n.get(n)
     if active is None:
         active = plan.now(sizes, n)
-    if active.__class__ is _OneItem:
-        out = _beating_one(items, S, old, key, kmemo)      # a follow of one card
+    if active.__class__ is _OneItem:        # a follow of one card (OLD is one: its size said so)
+        one = kmemo.one
+        low = one.get(old[0])
+        out = None
+        if low is not None:
+            try:
+                out = [(c,) for c in items if one[c] > low]     # (_beating_one's, without the call)
+            except KeyError:
+                pass
+        if out is None:                     # a key not known yet: _beating_one works it out
+            out = _beating_one(items, S, old, key, kmemo)
     elif not active:
         out = []
     else:
