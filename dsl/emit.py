@@ -111,6 +111,7 @@ class Namespace:
                 # the chosen value comes as an argument (State.apply_action), not through the frame
                 params.append(_local_name(stop.chosen) if stop.chosen is not None else "_v")
                 resumes.append((stop.decision, f"_R{ref}_{k}"))
+                code = _listed(stop.decision, params[-1]) + code
             fns.append(_def(f"_R{ref}_{k}", params, (w.head() + code) if code else [ast.Pass()]))
         self._compile(fns, what)
         for decision, fname in resumes:     # the entry each decision resumes at (one place each)
@@ -149,6 +150,21 @@ class Namespace:
                 pos = table.get(tb.tb_lineno, pos)
             tb = tb.tb_next
         return pos
+
+
+def _listed(decision, param: str) -> list:
+    """A subset choice offers its sets as tuples (the keys its Actions are kept by, ``dsl.combos``);
+    the rules get the chosen one as a list of its own: ``l5 = [*l5]`` first thing in the entry it
+    resumes at (a choice block's value may be one of its named moves, a text, kept as it is)."""
+    kind = getattr(decision, "type", "")
+    if param == "_v" or not kind.startswith(("list:", "choice:list:")):
+        return []
+    value = _n(param)
+    listed = ast.List(elts=[ast.Starred(value=value, ctx=ast.Load())], ctx=ast.Load())
+    if kind.startswith("choice:"):
+        listed = ast.IfExp(test=ast.Compare(left=_attr(param, "__class__"), ops=[ast.Is()],
+                                            comparators=[_n("tuple")]), body=listed, orelse=_n(param))
+    return [_assign(_n(param, store=True), listed)]
 
 
 class _Text(ast.Constant):

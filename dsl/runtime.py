@@ -99,7 +99,7 @@ def _subsets(items, test, keyfn, pos):
             key = tuple(sorted(map(keyfn, combo)))
             if key in seen:
                 continue
-            if test is None or test(list(combo)):     # (offered as a tuple: engine._as_list)
+            if test is None or test(list(combo)):     # (offered as a tuple: dsl.emit._listed)
                 seen.add(key)
                 out.append(combo)
     if not out:

@@ -57,9 +57,8 @@ class Game:
         # for decisions whose options need no numbering and are not lists, each seat's lookup
         # option -> Action (made on first use); else None
         # the generated entry each decision resumes at, called with the chosen value (a subset
-        # choice's, offered as a tuple, handed to the rules as a list: _as_list)
-        self._entries = [_as_list(d.entry or _resume_at_frame) if ls else d.entry or _resume_at_frame
-                         for d, ls in zip(program.decisions, self._listy)]
+        # choice's, offered as a tuple, is made a list of its own by the entry: dsl.emit._listed)
+        self._entries = [d.entry or _resume_at_frame for d in program.decisions]
         ncards = len(program.card_names)
         for d, rows, u, ls, entry in zip(program.decisions, self._acts, self._unique, self._listy, self._entries):
             for row in rows:
@@ -611,14 +610,6 @@ class State:
     def __repr__(self):
         who = "over" if self.pending is None else f"Player {self.pending[0] + 1} to move"
         return f"<State of {self._prog.title}: {who}, {steps_count(self.steps)} steps>"
-
-
-def _as_list(entry):
-    """The entry of a decision whose options are lists: a subset choice offers its sets as tuples
-    (the keys its Actions are kept by, ``dsl.combos``); the rules get the chosen one as a list of its own."""
-    def listed(S: "State", F: list, value):
-        return entry(S, F, [*value] if value.__class__ is tuple else value)
-    return listed
 
 
 def _resume_at_frame(S: "State", F: list, value):

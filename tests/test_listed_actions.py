@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import GameError, load_game, load_game_text
+from interpreter.engine import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -160,12 +161,15 @@ def test_a_set_taken_by_its_text_without_asking_for_the_actions_first():
 
 def test_a_combinations_sets_are_offered_as_tuples_and_the_rules_get_each_as_a_list_of_its_own():
     """A combination's options are tuples (the keys its Actions are kept by); whichever way a set is
-    taken — an Action, its text, ``apply_index`` — the rules are handed a new list of its cards."""
-    from interpreter.engine import Game
+    taken — an Action, its text, ``apply_index`` — the rules are handed a new list of its cards
+    (``put_down(p, play)`` sees it), and a named move its text."""
     program = load_game(ROOT / "examples" / "big_two.rules", players=4).program
+    ns = program.code.ns
+    put_down = next(name for name, fn in ns.items() if getattr(fn, "__code__", None) is not None
+                    and fn.__code__.co_filename.endswith("procedure put_down>"))
     seen = []
-    for d in program.decisions:         # what each generated entry is called with
-        d.entry = (lambda real: lambda S, F, v: seen.append(v) or real(S, F, v))(d.entry)
+    real = ns[put_down]
+    ns[put_down] = lambda S, p, play: seen.append(play) or real(S, p, play)
     game = Game(program)
     for how in ("action", "text", "index"):
         s = game.new_initial_state(seed=4)
@@ -179,11 +183,11 @@ def test_a_combinations_sets_are_offered_as_tuples_and_the_rules_get_each_as_a_l
             else:
                 a = s.legal_actions()[i]
                 s.apply_action(a if how == "action" else str(a))
-            v = seen.pop()
             if opts[i] == "pass":
-                assert v == "pass"
+                assert not seen
             else:
-                assert type(v) is list and v == list(opts[i])
+                v = seen.pop()
+                assert type(v) is list and v == list(opts[i]) and not seen
 
 
 def test_a_saved_state_with_a_combinations_sets_loads_equal_and_offers_the_same_actions():
