@@ -291,7 +291,7 @@ def _made(items, active, pos, buckets: dict) -> list:
     return out
 
 
-def _kept(items, keyfn, plan, sizes, active, pos) -> list:
+def _kept(items, keyfn, plan, active, pos) -> list:
     """``_made``, kept for the hand it was made from (items with a key, which may repeat, are made
     afresh). A plan's shapes read only the items (their keys are card attributes), and every shape
     holds of a set by its items alone, so the sets made from a hand that has only lost items since
@@ -456,7 +456,7 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
                 fail_no_options("no combination satisfies the condition", pos)
             return out
         if shapes:
-            picks = _kept(items, keyfn, plan, sizes, active, pos)
+            picks = _kept(items, keyfn, plan, active, pos)
         elif size == 1:
             picks = list(zip(items))
         else:
@@ -469,7 +469,7 @@ def _combos_at(items, keyfn, plan, sizes, tests, pos, quiet=False):
     elif not active:
         out = []
     elif plan.one_test:
-        picks = _kept(items, keyfn, plan, sizes, active, pos)
+        picks = _kept(items, keyfn, plan, active, pos)
         t = active[0][3]
         test = None if t is None else tests[t]
         if test is None:                # (a lead: no test) the kept sets, in a list of their own
@@ -528,7 +528,7 @@ def _combos_beating(items, keyfn, plan, sizes, S, old, key, kmemo, pos, quiet=Fa
         out = []
     else:
         m = len(old)
-        picks = _kept(items, keyfn, plan, sizes, active, pos)
+        picks = _kept(items, keyfn, plan, active, pos)
         if any(e[0] != m for e in active):      # only sets of OLD's size can pass
             picks = [p for p in picks if len(p) == m]
         out = _beating_all(picks, m, S, old, key, kmemo)

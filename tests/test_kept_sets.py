@@ -121,7 +121,7 @@ def test_seeded_big_two_games_are_the_same_with_and_without_kept_sets(monkeypatc
                 s.apply_action(a[r.randrange(len(a))])
         return out
     kept = play()
-    monkeypatch.setattr(combos, "_kept", lambda items, keyfn, plan, sizes, active, pos: combos._made(items, active, pos, {}))
+    monkeypatch.setattr(combos, "_kept", lambda items, keyfn, plan, active, pos: combos._made(items, active, pos, {}))
     assert play() == kept
 
 
