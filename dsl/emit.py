@@ -196,17 +196,20 @@ _NO_PLACE = (ast.expr_context, ast.operator, ast.cmpop, ast.boolop, ast.unaryop)
 def _locate(stmts) -> None:
     """Every node below a statement (not in its blocks) on the statement's line: what
     ``ast.fix_missing_locations`` does, in one pass over what needs it."""
+    AST = ast.AST
     for s in _statements(stmts):
         line = s.lineno
+        place = {"lineno": line, "end_lineno": line, "col_offset": 0, "end_col_offset": 0}
         todo = [getattr(s, f, None) for f in s._fields if f not in ("body", "orelse")]
+        push = todo.append
         while todo:
             n = todo.pop()
-            if isinstance(n, list):
+            if n.__class__ is list:
                 todo.extend(n)
-            elif isinstance(n, ast.AST) and not isinstance(n, _NO_PLACE):
-                n.lineno = n.end_lineno = line
-                n.col_offset = n.end_col_offset = 0
-                todo.extend(getattr(n, f, None) for f in n._fields)
+            elif isinstance(n, AST) and not isinstance(n, _NO_PLACE):
+                n.__dict__.update(place)
+                for f in n._fields:
+                    push(getattr(n, f, None))
 
 
 def _statements(stmts):
@@ -298,7 +301,8 @@ class _Writer:
             out = self._row_write(s)
         else:
             s = _shallow(s)
-            for field, value in ast.iter_fields(s):
+            for field in s._fields:
+                value = getattr(s, field, None)
                 if field in ("body", "orelse"):
                     setattr(s, field, self.block(value) or ([ast.Pass()] if field == "body" else []))
                 elif isinstance(value, ast.expr):
@@ -515,19 +519,33 @@ def _simple(node) -> bool:
     return simple(node)
 
 
+_PLAIN_VISIT: dict = {}
+
+
 class _Plain(ast.NodeTransformer):
     """Our expression nodes replaced by plain Python ones."""
 
     def __init__(self, w: _Writer):
         self.w = w
 
+    def visit(self, node):      # ast.NodeVisitor.visit, its method found once per class
+        method = _PLAIN_VISIT.get(node.__class__)
+        if method is None:
+            method = getattr(_Plain, "visit_" + node.__class__.__name__, _Plain.generic_visit)
+            if method is ast.NodeVisitor.visit_Constant:    # (for visit_Num and the like: none here)
+                method = _Plain.generic_visit
+            _PLAIN_VISIT[node.__class__] = method
+        return method(self, node)
+
     def generic_visit(self, node):       # a new node: the IR is shared by entries, never changed
         new = _shallow(node)
-        for field, old in ast.iter_fields(node):
-            if isinstance(old, list):
-                setattr(new, field, [self.visit(x) if isinstance(x, ast.AST) else x for x in old])
-            elif isinstance(old, ast.AST):
-                setattr(new, field, self.visit(old))
+        AST, visit = ast.AST, self.visit
+        for field in node._fields:
+            old = getattr(node, field, None)
+            if old.__class__ is list:
+                setattr(new, field, [visit(x) if isinstance(x, AST) else x for x in old])
+            elif isinstance(old, AST):
+                setattr(new, field, visit(old))
         return new
 
     def visit_K(self, node):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from . import types as T
-from .ir import K, Comp, Local, St, Stop
+from .ir import K, Comp, Local, St, Stop, walk as _walk
 
 UNKNOWN = None
 
@@ -58,7 +58,7 @@ def _chosen_values(bodies: list) -> dict:
     out: dict = {}
     for body in bodies:
         for s in body:
-            for n in ast.walk(s):
+            for n in _walk(s):
                 if isinstance(n, Stop) and n.kind == "decision" and n.chosen is not None:
                     vals = _values_of_list(n.options)
                     key = n.chosen.key()
@@ -90,7 +90,7 @@ def domains(bodies: list, variables: dict, kinds: dict, players: int, teams: int
     found: dict = {}
     for body in bodies:
         for s in body:
-            for n in ast.walk(s):
+            for n in _walk(s):
                 if isinstance(n, ast.Assign):
                     key = _target(n.targets[0])
                     if key is not None:

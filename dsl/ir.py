@@ -23,11 +23,12 @@ User text (names, strings, card names, labels) reaches the generated code only t
 from __future__ import annotations
 
 import ast
+from collections import deque
 from typing import Any
 
 __all__ = ["K", "Local", "St", "Comp", "Best", "Fn", "Move", "Reveal", "Stop", "Load", "typed", "name", "call", "sub",
            "compare", "binop", "boolop", "not_", "ifexp", "assign", "augassign", "expr_stmt", "ret",
-           "store", "at", "walk_exprs", "children", "clone", "COMP_KINDS"]
+           "store", "at", "walk", "walk_exprs", "children", "kids", "clone", "COMP_KINDS"]
 
 
 # ── our nodes ────────────────────────────────────────────────────────────────
@@ -224,7 +225,8 @@ def with_fields(node, **fields):
 def map_children(node, visit):
     """``node`` with ``visit`` applied to each of its child expressions (a copy if any changed)."""
     changed = {}
-    for field, value in ast.iter_fields(node):
+    for field in node._fields:
+        value = getattr(node, field, None)
         if isinstance(value, ast.expr):
             new = visit(value)
             if new is not value:
@@ -260,17 +262,41 @@ def at(stmt, pos):
 
 def children(n) -> list:
     """The nodes directly below ``n``, our nodes' inner expressions too."""
-    if isinstance(n, Comp):
-        return [x for x in (n.elt, n.target, n.source, n.cond) if x is not None]
-    if isinstance(n, Best):
-        return [*n.keys, n.target, n.index, n.source] + ([n.cond] if n.cond is not None else [])
-    if isinstance(n, Fn):
-        return [n.param, n.body]
-    if isinstance(n, Move):
-        return [n.card, n.dest]
-    if isinstance(n, Stop):
-        return list(n.pre)
-    return list(ast.iter_child_nodes(n))
+    ours = _OURS.get(n.__class__)
+    return kids(n) if ours is None else ours(n)
+
+
+_OURS = {   # (none of these has a subclass)
+    Comp: lambda n: [x for x in (n.elt, n.target, n.source, n.cond) if x is not None],
+    Best: lambda n: [*n.keys, n.target, n.index, n.source] + ([n.cond] if n.cond is not None else []),
+    Fn: lambda n: [n.param, n.body],
+    Move: lambda n: [n.card, n.dest],
+    Stop: lambda n: list(n.pre),
+}
+
+
+_AST = ast.AST
+
+
+def kids(n) -> list:
+    """``list(ast.iter_child_nodes(n))``, about twice as fast (the passes walk every tree often)."""
+    out = []
+    for f in n._fields:
+        v = getattr(n, f, None)
+        if isinstance(v, _AST):
+            out.append(v)
+        elif v.__class__ is list:
+            out.extend([x for x in v if isinstance(x, _AST)])
+    return out
+
+
+def walk(node):
+    """``ast.walk``: ``node`` and every node below it, breadth first (in the same order), faster."""
+    todo = deque([node])
+    while todo:
+        n = todo.popleft()
+        todo.extend(kids(n))
+        yield n
 
 
 def walk_exprs(node):

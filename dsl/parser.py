@@ -4,6 +4,7 @@ The grammar lives in ``grammar/rules.lark`` (shipped inside the wheel as ``dsl/g
 """
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -30,9 +31,17 @@ def parse_file(path: str | Path) -> A.RulesFile:
 
 
 def parse_text(source: str, path: str = "<rules>") -> A.RulesFile:
+    """The rules text parsed. The same text of the same path is parsed once (the last few are
+    kept): the AST is frozen, never changed by compiling, so one parse serves every player count,
+    variant and reload (``rulesrun check``, a table's new game, the tests)."""
     source = source[1:] if source.startswith("\ufeff") else source
-    text = source if source.endswith("\n") else source + "\n"
     _check_text(source, path)
+    return _parsed(source, path)
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(source: str, path: str) -> A.RulesFile:
+    text = source if source.endswith("\n") else source + "\n"
     try:
         tree = _lark().parse(text, start="start")
     except _SYNTAX_ERRORS as e:

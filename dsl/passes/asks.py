@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 
-from ..ir import K, Local, Stop
+from ..ir import K, Local, Stop, walk as _walk
 from .inline import written
 
 _UNKNOWN = object()
@@ -36,7 +36,7 @@ def each_round(stmts: list) -> bool:
             return True
         if isinstance(s, ast.While) and value(s.test, known) is True and each_round(s.body):
             return True
-        if any(isinstance(n, (ast.Return, ast.Break, ast.Continue)) for n in ast.walk(s)):
+        if any(isinstance(n, (ast.Return, ast.Break, ast.Continue)) for n in _walk(s)):
             return False
         given = _UNKNOWN
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], Local):

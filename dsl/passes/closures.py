@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import ast
 
+from ..ir import kids, walk as _walk
+
 SCOPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
 
 
@@ -34,10 +36,42 @@ def run(fn: ast.FunctionDef) -> ast.FunctionDef:
     """``fn`` (changed in place) with its comprehensions and lambdas reading none of its locals
     that are sure to have a value where they are (the others stay cells: taken early, a local
     set only on some paths — a temporary worked out only when there is an item — would fail)."""
-    local = {a.arg for a in fn.args.args} | _stored(fn.body)
+    scoped, stored = _scan(fn.body)
+    if not scoped:                      # (most functions have none: nothing to do)
+        return fn
+    local = {a.arg for a in fn.args.args} | stored
     if local:
         _block(fn.body, {a.arg for a in fn.args.args}, local)
     return fn
+
+
+def _scoped(nodes) -> bool:
+    """Whether a comprehension or a lambda is among ``nodes`` or below them."""
+    todo = [n for n in nodes if isinstance(n, ast.AST)]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, SCOPES):
+            return True
+        todo.extend(kids(n))
+    return False
+
+
+def _scan(nodes) -> tuple:
+    """(whether a comprehension or a lambda is among ``nodes`` or below them, ``_stored(nodes)``):
+    one walk for both."""
+    scoped, out = False, set()
+    todo = list(nodes)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, SCOPES):
+            scoped = True
+            continue
+        if n.__class__ is ast.Name:
+            if n.ctx.__class__ is not ast.Load:
+                out.add(n.id)
+            continue
+        todo.extend(kids(n))
+    return scoped, out
 
 
 class _Swap(ast.NodeTransformer):
@@ -52,10 +86,12 @@ class _Swap(ast.NodeTransformer):
         return _lambda(node, self.ready)
 
 
-def _exprs(s, ready: set, local: set, fields) -> None:
+def _exprs(s, ready: set, local: set, fields, check: bool = True) -> None:
+    values = [getattr(s, f, None) for f in fields]
+    if check and not _scoped([x for v in values for x in (v if isinstance(v, list) else [v])]):
+        return
     swap = _Swap(ready & local)
-    for f in fields:
-        value = getattr(s, f, None)
+    for f, value in zip(fields, values):
         if isinstance(value, ast.AST):
             setattr(s, f, swap.visit(value))
         elif isinstance(value, list):
@@ -87,8 +123,10 @@ def _block(stmts: list, ready: set, local: set) -> set:
         elif isinstance(s, (ast.FunctionDef, ast.ClassDef, ast.With)):
             pass                        # (not written by the emitter)
         else:
-            _exprs(s, ready, local, [f for f in s._fields])
-            ready |= _stored([s])
+            scoped, stored = _scan([s])
+            if scoped:
+                _exprs(s, ready, local, s._fields, check=False)
+            ready |= stored
     return ready
 
 
@@ -101,9 +139,11 @@ def _stored(nodes) -> set:
         n = todo.pop()
         if isinstance(n, SCOPES):
             continue
-        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
-            out.add(n.id)
-        todo.extend(ast.iter_child_nodes(n))
+        if n.__class__ is ast.Name:
+            if n.ctx.__class__ is not ast.Load:
+                out.add(n.id)
+            continue
+        todo.extend(kids(n))
     return out
 
 
@@ -118,7 +158,7 @@ def _reads(nodes) -> set:
             continue
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
             out.add(n.id)
-        todo.extend(ast.iter_child_nodes(n))
+        todo.extend(kids(n))
     return out
 
 
@@ -144,7 +184,7 @@ def _free(node) -> set:
 
 
 def _comprehension(node, local: set):
-    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+    if any(isinstance(n, ast.NamedExpr) for n in _walk(node)):
         return node
     inner, first, bound = _parts(node)
     taken = sorted(((_reads(inner) - bound) | _reads([first])) & local)
@@ -163,7 +203,7 @@ def _comprehension(node, local: set):
 
 def _lambda(node, local: set):
     a = node.args
-    if a.vararg or a.kwarg or a.kwonlyargs or any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+    if a.vararg or a.kwarg or a.kwonlyargs or any(isinstance(n, ast.NamedExpr) for n in _walk(node)):
         return node
     params = {x.arg for x in a.posonlyargs + a.args}
     taken = sorted((_reads([node.body]) - params) & local)

@@ -30,6 +30,8 @@ import ast
 import re
 from collections import Counter
 
+from ..ir import walk as _walk
+
 __all__ = ["run", "PURE"]
 
 # helpers that return a value and do not change their arguments (dsl.combos, dsl.runtime, builtins)
@@ -63,7 +65,7 @@ def run(fn: ast.FunctionDef) -> bool:
     if not reused:
         return False
     names = {k: f"_e{i}" for i, k in enumerate(sorted(reused, key=list(walk.first).index), 1)}
-    taken = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)} | {a.arg for a in fn.args.args}
+    taken = {n.id for n in _walk(fn) if isinstance(n, ast.Name)} | {a.arg for a in fn.args.args}
     names = {k: v if v not in taken else f"{v}_{len(taken)}" for k, v in names.items()}
     swap = {}
     for k in reused:

@@ -98,7 +98,8 @@ class Loops:
                 return node
             return _with(node, left=left, comparators=[right] + node.comparators[1:])
         changed = {}
-        for field, value in ast.iter_fields(node):
+        for field in node._fields:
+            value = getattr(node, field, None)
             if isinstance(value, ast.expr):
                 new = self._walk(value, visit)
                 if new is not value:

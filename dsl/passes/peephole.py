@@ -15,21 +15,36 @@ import ast
 __all__ = ["run"]
 
 
-class _Peephole(ast.NodeTransformer):
-    def visit_Call(self, node):
-        self.generic_visit(node)
-        if (isinstance(node.func, ast.Name) and node.func.id == "list" and len(node.args) == 1
-                and not node.keywords and not isinstance(node.args[0], ast.Starred)):
-            out = ast.List(elts=[ast.Starred(value=node.args[0], ctx=ast.Load())], ctx=ast.Load())
-            if getattr(node, "pos", None) is not None:
-                out.pos = node.pos          # the rules position, for errors
-            return out
-        return node
+def _rewritten(node):
+    """``[*x]`` for a call ``list(x)``, else ``node`` itself."""
+    if (node.__class__ is ast.Call and isinstance(node.func, ast.Name) and node.func.id == "list"
+            and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred)):
+        out = ast.List(elts=[ast.Starred(value=node.args[0], ctx=ast.Load())], ctx=ast.Load())
+        if getattr(node, "pos", None) is not None:
+            out.pos = node.pos          # the rules position, for errors
+        return out
+    return node
 
 
 def run(fns: list) -> list:
-    """The generated functions (Python ``ast``), rewritten in place; returned for convenience."""
-    t = _Peephole()
-    for fn in fns:
-        t.visit(fn)
+    """The generated functions (Python ``ast``), rewritten in place; returned for convenience.
+    (A walk from the top, each node replaced before its children are seen: ``list(list(x))``
+    becomes ``[*[*x]]``, as rewriting from the leaves up would make it.)"""
+    todo = list(fns)
+    while todo:
+        n = todo.pop()
+        for f in n._fields:
+            v = getattr(n, f, None)
+            if isinstance(v, ast.AST):
+                new = _rewritten(v)
+                if new is not v:
+                    setattr(n, f, new)
+                todo.append(new)
+            elif v.__class__ is list:
+                for i, x in enumerate(v):
+                    if isinstance(x, ast.AST):
+                        new = _rewritten(x)
+                        if new is not x:
+                            v[i] = new
+                        todo.append(new)
     return fns

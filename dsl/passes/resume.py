@@ -16,14 +16,15 @@ before they are written: only those are kept in the frame (they become part of t
 from __future__ import annotations
 
 import ast
-from ..ir import K, Load, Local, Reveal, Stop, clone, walk_exprs
+
+from ..ir import K, Load, Local, Reveal, Stop, clone, walk as _walk, walk_exprs
 from ..program import DONE
 
 __all__ = ["stops", "liveness", "entries"]
 
 
 def stops(stmts: list) -> list:
-    return [n for s in stmts for n in ast.walk(s) if isinstance(n, Stop)]
+    return [n for s in stmts for n in _walk(s) if isinstance(n, Stop)]
 
 
 # ── liveness ─────────────────────────────────────────────────────────────────

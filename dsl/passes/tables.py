@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import operator
 
-from ..ir import K, Local
+from ..ir import K, Local, walk as _walk
 
 _BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
 _CMP = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
@@ -78,7 +78,7 @@ def _table(node, key):
 
 
 def _item_of(node, key):
-    for n in ast.walk(node):
+    for n in _walk(node):
         if isinstance(n, Local) and n.key() == key:
             return n
     return None

@@ -35,7 +35,8 @@ def _stmts(stmts: list) -> list:
 
 def _stmt(s):
     changed = {}
-    for field, value in ast.iter_fields(s):
+    for field in s._fields:
+        value = getattr(s, field, None)
         if isinstance(value, ast.expr):
             new = _expr(value)
             if new is not value:
@@ -131,7 +132,8 @@ def _put(node, key, value):
     if isinstance(node, Local) and node.key() == key:
         return ast.Constant(value=value)
     changed = {}
-    for field, old in ast.iter_fields(node):
+    for field in node._fields:
+        old = getattr(node, field, None)
         if isinstance(old, ast.AST):
             new = _put(old, key, value)
             if new is not old:
@@ -158,7 +160,8 @@ def _int(node):
 def _fold(node):
     """Arithmetic on whole-number constants worked out (``2 + 1`` -> ``3``; ``(3 + 1) % 4`` -> ``0``)."""
     changed = {}
-    for field, old in ast.iter_fields(node):
+    for field in node._fields:
+        old = getattr(node, field, None)
         if isinstance(old, ast.expr):
             new = _fold(old)
             if new is not old:
