@@ -205,14 +205,18 @@ class Game:
         return state
 
 
+_NO_LOG = object()      # (State.log: nothing kept yet)
+
+
 class State:
     """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
 
     __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng", "shown",
-                 "steps", "ann", "forced", "_legal", "_row", "budget", "ret", "_lookups")
+                 "steps", "ann", "forced", "_legal", "_row", "budget", "ret", "_lookups", "_logs")
     # _legal: the open decision's Actions where they need numbering (else made per call); _row: the
     # lookup legal_actions() used, by which apply_action knows an Action of this decision and seat;
-    # _lookups: the game's (Game._lookups), kept on the state to save legal_actions() a step
+    # _lookups: the game's (Game._lookups), kept on the state to save legal_actions() a step;
+    # _logs: the log's texts made so far, for log() (set by its first call: a clone starts without)
 
     # ── creation ───────────────────────────────────────────────────────────
     @classmethod
@@ -469,10 +473,20 @@ class State:
         """The announcements so far, oldest first: the public ones, and with ``seat`` those told
         to that seat alone too; with ``everything``, every one, a private one marked
         ``(to Player 2)`` — the full record, for replays and tests, not for players."""
+        # The texts made by the last call for this seat are kept with the announcement they end at:
+        # the log is linked tuples never changed, so a log that holds that announcement holds the
+        # same ones before it, and only the newer ones are made (a REPL, a table, a bot or a test
+        # reading the log at every step made all of it each time: quadratic in a long game).
+        try:
+            kept = self._logs
+        except AttributeError:
+            kept = self._logs = {}
+        key = (seat, everything)
+        end, texts = kept.get(key, (_NO_LOG, ()))
         entries = []
         node = self.ann
         templates = self._prog.templates
-        while node is not None:       # (earlier, template, values...)
+        while node is not None and node is not end:       # (earlier, template, values...)
             tid, vals = node[1], node[2:]
             if templates[tid].private:
                 if everything:
@@ -483,7 +497,9 @@ class State:
                 entries.append((tid, vals, ""))
             node = node[0]
         entries.reverse()
-        return [mark + self._format((tid, vals)) for tid, vals, mark in entries]
+        out = [*(texts if node is end else ()), *[mark + self._format((tid, vals)) for tid, vals, mark in entries]]
+        kept[key] = (self.ann, out)
+        return out.copy()
 
     def _format(self, entry) -> str:
         tid, vals = entry
