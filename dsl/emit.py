@@ -303,6 +303,8 @@ class _Writer:
             s = _shallow(s)
             for field in s._fields:
                 value = getattr(s, field, None)
+                if value is None:           # (a field not set: as ast.iter_fields leaves it out)
+                    continue
                 if field in ("body", "orelse"):
                     setattr(s, field, self.block(value) or ([ast.Pass()] if field == "body" else []))
                 elif isinstance(value, ast.expr):

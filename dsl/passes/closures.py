@@ -57,8 +57,8 @@ def _scoped(nodes) -> bool:
 
 
 def _scan(nodes) -> tuple:
-    """(whether a comprehension or a lambda is among ``nodes`` or below them, ``_stored(nodes)``):
-    one walk for both."""
+    """(whether a comprehension or a lambda is among ``nodes`` or below them, the names the code
+    of ``nodes`` assigns in its own scope): one walk for both."""
     scoped, out = False, set()
     todo = list(nodes)
     while todo:
@@ -133,18 +133,7 @@ def _block(stmts: list, ready: set, local: set) -> set:
 def _stored(nodes) -> set:
     """The names the code of ``nodes`` assigns in its own scope (not inside a comprehension or a
     lambda, whose names are their own)."""
-    out: set = set()
-    todo = list(nodes)
-    while todo:
-        n = todo.pop()
-        if isinstance(n, SCOPES):
-            continue
-        if n.__class__ is ast.Name:
-            if n.ctx.__class__ is not ast.Load:
-                out.add(n.id)
-            continue
-        todo.extend(kids(n))
-    return out
+    return _scan(nodes)[1]
 
 
 def _reads(nodes) -> set:
