@@ -302,9 +302,14 @@ def _reads(e, var: str) -> bool:
 
 
 def _no_repeats(src) -> bool:
-    """unique(...) and ranges never repeat a value."""
+    """unique(...), ranges and a written list of different texts (or of different numbers) never
+    repeat a value."""
     if isinstance(src, ast.Call) and getattr(src.func, "id", "") == "_range":
         return True
+    if isinstance(src, ast.List) and src.elts and all(isinstance(e, K) for e in src.elts):
+        values = [e.value for e in src.elts]
+        kinds = {type(v) for v in values}
+        return (kinds == {str} or kinds == {int}) and len(set(values)) == len(values)
     if not (isinstance(src, ast.Call) and getattr(src.func, "id", "") == "list" and src.args):
         return False
     inner = src.args[0]

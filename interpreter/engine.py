@@ -345,8 +345,10 @@ class State:
                 # game; _legal is None here: it is made only where legal_actions() has no lookup)
                 self._row = None
                 self.budget = MAX_STEPS
+                entry = action.entry    # (read into a name: a call of action.entry(...) is a lookup
+                # Python 3.11 cannot make fast for a function kept in an attribute)
                 try:        # the decision's entry, given the value; the run loop only if the frames changed
-                    if action.entry(self, self.frames[-1], action.value) != STOP:
+                    if entry(self, self.frames[-1], action.value) != STOP:
                         self._go_on()
                 except Exception as e:
                     self.pending = None     # the game cannot go on

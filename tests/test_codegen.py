@@ -451,3 +451,25 @@ def test_a_highest_of_every_card_by_its_attributes_is_worked_out_when_compiling(
     assert s.var("nothing") is None
     flow = next(src for k, src in g.program.code.sources.items() if "flow" in str(k))
     assert "for " not in flow                # no loop over the cards at run time
+
+
+def test_a_written_list_of_different_texts_is_offered_as_written_and_one_with_repeats_once_each():
+    g = make("""
+    flow:
+        player 1 chooses a from ["up", "down", "left"] as "go"
+        player 1 chooses b from ["up", "down", "up"] as "turn"
+        player 1 chooses n from [1, 2, 1] as "count"
+        total = n
+    """)
+    s = g.new_initial_state(seed=1)
+    assert [a.text for a in s.legal_actions()] == ["go up", "go down", "go left"]
+    s.apply_action("go left")
+    assert [a.text for a in s.legal_actions()] == ["turn up", "turn down"]
+    s.apply_action("turn down")
+    assert [a.text for a in s.legal_actions()] == ["count 1", "count 2"]
+    s.apply_action("count 2")
+    assert s.is_terminal() and s.g[0] == 2
+    flow = _flow_source(g)
+    # only the lists that repeat a value are tested for repeats (a set of three texts is not made
+    # at every decision for a list the compiler can see is all different)
+    assert flow.count("len(set(_o))") == 2
