@@ -277,6 +277,8 @@ class Statements:
         if wt == T.ZONE:
             return [expr_stmt(call("move_zone", name("S"), what, dest, K(s.bottom)), s.pos)]
         if wt in (T.list_of(T.CARD), "list:none"):
+            if isinstance(s.what, A.EveryCard) and not s.bottom:     # gathering the cards: no list to read
+                return [expr_stmt(call("move_every", name("S"), dest), s.pos)]
             return [expr_stmt(call("move_cards", name("S"), what, dest, K(s.bottom)), s.pos)]
         self.err(f"only cards move; this is a {T.describe(wt)}", s.what.pos)
 

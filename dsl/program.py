@@ -189,13 +189,21 @@ def own(parts: list, i: int) -> list:
     return part
 
 
+def move_every(S, dest: int) -> None:
+    """``move every card to Z``: one by one, in the order of the cards, each would leave its zone and
+    go on top, so Z ends up holding them all in that order and every other zone is empty."""
+    z, loc = S.z, S.loc
+    z[:] = [[] for _ in z]
+    z[dest] = list(range(len(loc)))
+    loc[:] = [dest] * len(loc)
+
+
 def move_cards(S, cards, dest: int, bottom: bool = False) -> None:
     """Move a list of cards one by one, in order (to the bottom: the last ends lowest)."""
     z, loc = S.z, S.loc
     cards = list(cards)
     if not bottom and len(cards) == len(loc) and len(set(cards)) == len(loc):
-        # every card of the game ("move every card to deck"): one by one, each would leave its zone
-        # and go on top, so the zone ends up holding them in this order and every other zone is empty
+        # every card of the game, in another order: as move_every, in this order
         z[:] = [[] for _ in z]
         z[dest] = cards
         loc[:] = [dest] * len(loc)
@@ -282,16 +290,28 @@ def pick_random(S, options: list, show, pos: Pos):
 
 def _shuffle(r, x: list) -> None:
     """``r.shuffle(x)`` written out: the same draws of ``getrandbits`` in the same order (so the same
-    order of the cards), without a call of ``_randbelow`` per card. (Drawing the 32-bit words of a
-    round of draws in one call and taking the top bits of each costs more: each word is a new int.)"""
+    order of the cards), without a call of ``_randbelow`` per card, and with each step's bound and
+    its number of bits read from a table made once per length (``_steps``) instead of worked out
+    per card. (Drawing the 32-bit words of a round of draws in one call and taking the top bits of
+    each costs more: each word is a new int.)"""
     getrandbits = r.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _STEPS.get(len(x)) or _steps(len(x)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+_STEPS: dict = {}       # a length -> _shuffle's steps for a list that long
+
+
+def _steps(length: int) -> tuple:
+    """The steps of a shuffle of ``length`` items, as ``random.shuffle`` takes them: for each place
+    ``i`` from the last down to 1, the bound ``n = i + 1`` of its draw and the bits ``k`` drawn."""
+    steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
+    if len(_STEPS) < 1024:  # (zones of a game have a few lengths: a bound on what a long run keeps)
+        _STEPS[length] = steps
+    return steps
 
 
 def _same_as_shuffle() -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 
 from .combos import COMBO_RUNTIME, MAX_PLAIN
-from .program import (LOOPS_TOO_LONG, MAX_ITEMS, NoLegalAction, deal, fail, fail_no_options, move_cards,
+from .program import (LOOPS_TOO_LONG, MAX_ITEMS, NoLegalAction, deal, fail, fail_no_options, move_cards, move_every,
                       move_zone, own, pick_random, shuffle_zone)
 from .teams import _members, _partner
 
@@ -120,7 +120,7 @@ def _or_none(make, *args):
 
 
 RUNTIME = {
-    "fail": fail, "fail_no_options": fail_no_options, "move_cards": move_cards,
+    "fail": fail, "fail_no_options": fail_no_options, "move_cards": move_cards, "move_every": move_every,
     "move_zone": move_zone, "own": own,
     "shuffle_zone": shuffle_zone, "deal": deal, "pick_random": pick_random, "_top": _top, "_position": _position, "_item": _item,
     "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": _value_key,

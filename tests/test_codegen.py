@@ -473,3 +473,30 @@ def test_a_written_list_of_different_texts_is_offered_as_written_and_one_with_re
     # only the lists that repeat a value are tested for repeats (a set of three texts is not made
     # at every decision for a list the compiler can see is all different)
     assert flow.count("len(set(_o))") == 2
+
+
+def test_moving_every_card_gathers_them_in_the_order_of_the_cards_and_empties_every_other_zone():
+    g = make("""
+    flow:
+        shuffle deck
+        deal 3 from deck to hand
+        move top(deck) to pile
+        player 1 chooses c from (player 1).hand as "keep"
+        move every card to pile
+        announce "{size(pile)} in the pile"
+        player 2 chooses d from pile as "take"
+        move d to (player 2).hand
+        move every card to deck
+        total = size(deck)
+    """)
+    s = g.new_initial_state(seed=4)
+    s.apply_action(s.legal_actions()[1])
+    names = g.program.card_names
+    # all twelve cards, in the order they were made, whatever the shuffle and the deal did
+    assert [a.text for a in s.legal_actions()] == ["take " + n for n in names]
+    assert [len(z) for z in s.z] == [0, len(names), 0, 0]          # deck, pile, the two hands
+    assert s.loc == [1] * len(names)
+    s.apply_action("take " + names[5])
+    assert s.is_terminal() and s.z[0] == list(range(len(names))) and s.loc == [0] * len(names)
+    assert s.g[0] == len(names)
+    assert "move_every(S, 1)" in _flow_source(g) and "move_cards" not in _flow_source(g)

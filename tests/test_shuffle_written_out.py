@@ -34,3 +34,14 @@ def test_the_c_generator_made_directly_draws_as_random_random():
             ra.shuffle(a)
             program._shuffle(rb, b)
             assert a == b and ra.getrandbits(62) == rb.getrandbits(62), (n, seed)
+
+
+def test_a_shuffles_steps_are_worked_out_once_per_length_as_random_shuffle_takes_them():
+    program._STEPS.pop(5, None)
+    steps = program._steps(5)
+    assert steps == ((4, 5, 3), (3, 4, 3), (2, 3, 2), (1, 2, 2))   # place, bound, bits of the draw
+    assert program._STEPS[5] is steps
+    x = list(range(5))
+    program._shuffle(random.Random(3), x)
+    assert program._STEPS[5] is steps                # read again, not made again
+    assert program._steps(1) == () and program._steps(0) == ()
