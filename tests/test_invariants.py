@@ -125,6 +125,19 @@ def test_the_sets_of_passing_cards_are_worked_out_once_and_only_for_safe_conditi
     test = passing[2]
     assert [c for c in range(4) if test(c)] == [1, 3] and len(passing) == 1 and passing[2] is test
     assert passing.__missing__(1)(0) and not passing.__missing__(1)(2)
+    # two values read: looked up one at a time (no tuple of them made at every test), each level
+    # made once; the sets are the same as the condition's
+    other = Local(1, "frame", rtype="number")
+    two = boolop("or", compare(sub(K(RANK), x), "==", led), compare(sub(K(RANK), x), "==", other))
+    out = invariants.lower([_filter(two, x)])[0].value
+    outer = out.args[0].args[0]
+    assert isinstance(outer.value, ast.Subscript) and isinstance(outer.value.value, K)   # T[l0][l1]
+    levels = outer.value.value.value
+    assert isinstance(levels, invariants.Passing) and levels.depth == 2
+    inner = levels[1]
+    assert isinstance(inner, invariants.Passing) and levels[1] is inner
+    assert [c for c in range(4) if inner[3](c)] == [0, 2] and inner[3] is inner[3]
+    assert [c for c in range(4) if levels[4][4](c)] == [3] and levels.kept == 4    # two levels, two sets
     listy = Local(1, "frame", rtype="list:number")        # a list cannot be a key: left as it was
     kept = boolop("or", compare(sub(K(RANK), x), "==", K(4)), compare(sub(K(RANK), x), "==", listy))
     assert isinstance(invariants.lower([_filter(kept, x)])[0].value, Comp)

@@ -128,26 +128,35 @@ _HASHABLE = ("number", "text", "yes/no", "player", "card")
 
 
 class Passing(dict):
-    """The cards that pass a comprehension's condition, for each tuple of the values it reads
-    besides the card: values -> the membership test of that set (a frozenset's bound
-    ``__contains__``), worked out the first time the values are met. The condition reads the card
-    only through its attribute tables and compares only with ``==`` / ``!=`` / ``is`` (``and``,
-    ``or``, ``not``, ``if else``): it cannot fail, so working it out for every card is safe."""
+    """The cards that pass a comprehension's condition, for each of the values it reads besides the
+    card: value -> the membership test of that set (a frozenset's bound ``__contains__``), worked
+    out the first time the value is met. A condition that reads more than one value is looked up
+    one value at a time, ``_k60_passing[_e1][_e2]``: each level but the last maps a value to the
+    next level (a ``Passing`` of its own), so no tuple of the values is made and hashed at every
+    test. The condition reads the card only through its attribute tables and compares only with
+    ``==`` / ``!=`` / ``is`` (``and``, ``or``, ``not``, ``if else``): it cannot fail, so working it
+    out for every card is safe."""
 
-    __slots__ = ("test", "ncards", "what", "test_params")
-    const_suffix = "passing"      # its name in the generated code: _k60_passing[_e1, _e2]
-    MAX = 4096                    # sets kept at most (beyond: worked out, not kept)
+    __slots__ = ("test", "ncards", "what", "test_params", "depth", "prefix", "root", "kept")
+    const_suffix = "passing"      # its name in the generated code: _k60_passing[_e1][_e2]
+    MAX = 4096                    # sets and levels kept at most, all levels together (beyond: worked out, not kept)
 
-    def __init__(self, test, ncards: int, what: str):
+    def __init__(self, test, ncards: int, what: str, depth: int = 1, prefix: tuple = (), root=None):
         super().__init__()
         self.test, self.ncards, self.what = test, ncards, what
+        self.depth, self.prefix, self.root, self.kept = depth, prefix, root, 0
 
-    def __missing__(self, values):
-        env = values if isinstance(values, tuple) else (values,)
-        test = self.test
-        found = frozenset(c for c in range(self.ncards) if test(c, env)).__contains__
-        if len(self) < self.MAX:
-            self[values] = found
+    def __missing__(self, value):
+        values = self.prefix + (value,)
+        root = self.root or self
+        if len(values) < self.depth:
+            found = Passing(self.test, self.ncards, self.what, self.depth, values, root)
+        else:
+            test = self.test
+            found = frozenset(c for c in range(self.ncards) if test(c, values)).__contains__
+        if root.kept < self.MAX:
+            root.kept += 1
+            self[value] = found
         return found
 
     def __repr__(self):
@@ -220,12 +229,11 @@ def _passing(comp: Comp, cond, taken: list):
         return None                 # (one attribute compared with one value: fastpaths' filter)
     shared = comp.__dict__.get("passing")     # the entries of a procedure share the comprehension:
     if shared is None or shared.test_params != len(params):       # and so the sets, once worked out
-        shared = comp.passing = Passing(test, sizes.pop(), "a condition")
+        shared = comp.passing = Passing(test, sizes.pop(), "a condition", depth=len(params))
         shared.test_params = len(params)
-    table = K(shared)
-    values = [v for _, v in params]
-    key = values[0] if len(values) == 1 else ast.Tuple(elts=values, ctx=ast.Load())
-    members = ast.Subscript(value=table, slice=key, ctx=ast.Load())
+    members = K(shared) if params else K(shared[()])   # (reading no value: the one set, now)
+    for _, value in params:                 # one level a value: _k60_passing[_e1][_e2]
+        members = ast.Subscript(value=members, slice=value, ctx=ast.Load())
     out = call("list", call("filter", members, comp.source))
     out.rtype = getattr(comp, "rtype", None)
     return out
