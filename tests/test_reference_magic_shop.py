@@ -166,6 +166,27 @@ def test_bytecode_count_script_runs(capsys):
     assert "busiest generated lines" in out
 
 
+def test_call_timing_script_splits_a_decision_on_both_sides(tmp_path, capsys):
+    """benchmarks/calls.py: each call of the driver loop timed on its own, both sides, and apply_action
+    by kind of decision (a smoke test: the figures are printed and written, never asserted)."""
+    import json
+
+    from benchmarks.calls import PARTS, main, split
+
+    fig = split(lambda seed: MagicShop(3).new_initial_state(seed=seed), lambda s: s.phase, 2)
+    assert 2 * 100 < fig["decisions"] < 2 * 200 and set(fig["ns_per_decision"]) == set(PARTS)
+    assert abs(sum(v["share"] for v in fig["apply_action_by_kind"].values()) - 1) < 0.01
+    out = tmp_path / "calls.json"
+    assert main(["--players", "3", "--games", "1", "--rounds", "1", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "engine / reference, all:" in printed and "apply_action by kind, engine: play " in printed
+    (row,) = json.loads(out.read_text())["rounds"]
+    assert set(row) == {"engine", "reference"} and "play" in row["engine"]["apply_action_by_kind"]
+    with pytest.raises(SystemExit) as info:
+        main(["--games", "0"])
+    assert info.value.code == 2
+
+
 def test_instruction_count_script_plays_both_sides_and_checks_its_arguments(capsys):
     """benchmarks/instructions.py: its child part plays whole games on both sides (the count
     itself needs valgrind and minutes, so it is not run here); bad arguments get a usage error."""
