@@ -23,6 +23,10 @@ What is measured, per game and player count (one row per implementation):
                  the same way (sharing that only puts copying off until the first move does not help)
 The engine and the reference run the same driver loop, interleaved in slices so that the load of a
 shared machine falls on both alike; ratio = engine / reference (1.0 = as fast as hand-written).
+Beside them, a row "playouts" runs the engine through its playout API instead (num_legal_actions(),
+the same seeded pick, apply_index(): no Actions made, nothing added to the history), the loop a bot
+or a search uses on its own copies; ratio_engine_playouts_vs_reference compares it with the
+reference's full loop (the reference has no such API: its legal_actions() is its only way).
 Big Two and The Magic Shop (4 players) alternate the same way when no files are given or both are:
 ratio_big_two_vs_magic_shop_time_per_decision (issue 15's mark is 3).
 Nothing here is asserted by the tests: the figures depend on the machine and its load.
@@ -132,6 +136,38 @@ class Runner:
         }
 
 
+class PlayoutRunner(Runner):
+    """The engine's playout loop: ``apply_index(randrange(num_legal_actions()))``, the same seeded
+    picks as Runner's loop (so the same games), without Actions or the history."""
+
+    def run(self, seconds: float | None = None, games: int | None = None) -> None:
+        game, rng = self.game, self.rng
+        randrange = rng.randrange
+        decisions = played = 0
+        sampling = len(self.samples) < SAMPLE_STATES
+        start = time.perf_counter()
+        while True:
+            if games is not None:
+                if played >= games:
+                    break
+            elif played and time.perf_counter() - start >= seconds:
+                break
+            state = game.new_initial_state(seed=self.next_seed)
+            self.next_seed += 1
+            while not state.is_terminal():
+                state.apply_index(randrange(state.num_legal_actions()))
+                decisions += 1
+                if sampling and decisions % SAMPLE_EVERY == 0:
+                    t = time.perf_counter()
+                    self.samples.append(state.clone())
+                    sampling = len(self.samples) < SAMPLE_STATES
+                    start += time.perf_counter() - t
+            played += 1
+        self.elapsed += time.perf_counter() - start
+        self.games += played
+        self.decisions += decisions
+
+
 def deep_size(state, exclude: set | None = None) -> int:
     """Bytes of every object reachable from ``state``, each once, without what all states share
     (and without the objects whose ids are in ``exclude``)."""
@@ -209,18 +245,21 @@ def bench(path: Path, players: int, seconds: float, games: int | None, seed: int
     ref_cls = REFERENCE_FOR.get(game.title) if with_reference else None
     if ref_cls is not None:
         runners.append(Runner("reference", ref_cls(players), seed))
+        runners.append(PlayoutRunner("playouts", game, seed))
     # warm up (imports, first-call caches), untimed
     for r in runners:
-        Runner(r.impl, r.game, seed + 10_000).run(games=1)
+        type(r)(r.impl, r.game, seed + 10_000).run(games=1)
     alternate(runners, seconds, games, SLICES if len(runners) > 1 else 1)
     rows = [r.row(game.title, rules, players, clone_seconds=min(1.0, max(0.2, seconds / 2))) for r in runners]
     comparison = None
-    if len(rows) == 2:
-        eng, ref = rows
+    if len(rows) == 3:
+        eng, ref, playouts = rows
         comparison = {
             "game": game.title, "players": players,
             "engine_decisions_per_s": eng["decisions_per_s"], "reference_decisions_per_s": ref["decisions_per_s"],
             "ratio_engine_vs_reference": round(eng["decisions_per_s"] / ref["decisions_per_s"], 3),
+            "engine_playouts_decisions_per_s": playouts["decisions_per_s"],
+            "ratio_engine_playouts_vs_reference": round(playouts["decisions_per_s"] / ref["decisions_per_s"], 3),
             "ratio_engine_vs_reference_clones_per_s": round(eng["clones_per_s"] / ref["clones_per_s"], 3),
             "ratio_engine_vs_reference_deep_bytes_per_state":
                 round(eng["deep_bytes_per_state"] / ref["deep_bytes_per_state"], 2),
@@ -362,7 +401,8 @@ def main(argv: list[str] | None = None) -> int:
                 if comparison:
                     comparisons.append(comparison)
                     print(f"{'':<18} {n:>2} {'ratio':<9} engine/reference: decisions/s "
-                          f"{comparison['ratio_engine_vs_reference']:.2f}x, clones/s "
+                          f"{comparison['ratio_engine_vs_reference']:.2f}x (playouts "
+                          f"{comparison['ratio_engine_playouts_vs_reference']:.2f}x), clones/s "
                           f"{comparison['ratio_engine_vs_reference_clones_per_s']:.2f}x; bytes: deep "
                           f"{comparison['ratio_engine_vs_reference_deep_bytes_per_state']:.1f}x, clone "
                           f"{comparison['ratio_engine_vs_reference_clone_bytes_per_state']:.2f}x, clone and a move "

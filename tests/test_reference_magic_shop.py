@@ -145,14 +145,16 @@ def test_benchmark_script_runs(tmp_path, capsys):
     out = tmp_path / "perf.json"
     assert main([str(RULES), "--players", "3", "--games", "2", "--seconds", "0.4", "--json", str(out)]) == 0
     data = json.loads(out.read_text())
-    assert [r["implementation"] for r in data["results"]] == ["engine", "reference"]
+    assert [r["implementation"] for r in data["results"]] == ["engine", "reference", "playouts"]
     for r in data["results"]:
         assert r["games"] == 2 and r["decisions"] > 100
         for key in ("decisions_per_s", "games_per_s", "clones_per_s", "json_bytes_per_state",
                     "deep_bytes_per_state", "clone_bytes_per_state", "child_bytes_per_state"):
             assert r[key] > 0, key
+    engine, _, playouts = data["results"]
+    assert playouts["decisions"] == engine["decisions"]     # apply_index plays the same games
     (cmp,) = data["comparisons"]
-    assert cmp["players"] == 3 and cmp["ratio_engine_vs_reference"] > 0
+    assert cmp["players"] == 3 and cmp["ratio_engine_vs_reference"] > 0 and cmp["ratio_engine_playouts_vs_reference"] > 0
     assert "ratio" in capsys.readouterr().out
 
 
