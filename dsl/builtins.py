@@ -27,6 +27,7 @@ BUILTINS = {
     "min": "min(a, b)", "max": "max(a, b)", "abs": "abs(n)", "empty": "empty(zone or list)",
 }
 AGGREGATES = ("sum", "count", "any", "all", "max", "min")
+FEW_VALUES = 8      # unique() of a kind with at most this many values (and of yes/no) keeps a short list
 
 
 class Calls:
@@ -92,6 +93,9 @@ class Calls:
             node, t = self.expr(e.args[0], scope)
             if not T.is_list(t):
                 self.err("unique() needs a list", e.args[0].pos)
+            et = T.elem(t)
+            if et == T.BOOL or (T.is_enum(et) and len(self.kinds.get(et[5:], ())) <= FEW_VALUES):
+                return call("_unique_few", node), t     # a kind of few values: no dict made (dsl.runtime)
             fromkeys = ast.Attribute(value=name("dict"), attr="fromkeys", ctx=ast.Load())
             return call("list", call(fromkeys, node)), t
         if func in ("top", "bottom"):

@@ -258,7 +258,7 @@ class Decisions:
         pos, kpos = s.pos, K(s.pos)
         out = []
         if cond is None:   # the options are a list of their own: a zone's or a constant list is copied
-            fresh = isinstance(src, (ast.List, Comp)) or (isinstance(src, ast.Call) and getattr(src.func, "id", "") in ("list", "_range"))
+            fresh = isinstance(src, (ast.List, Comp)) or (isinstance(src, ast.Call) and getattr(src.func, "id", "") in ("list", "_range", "_unique_few"))
             # (not for a combination's plan: _combos_at only reads the items, and makes new lists)
             out.append(assign(opts, src if fresh or (s.subset and plan is not None) else call("list", src), pos))
         else:
@@ -304,7 +304,7 @@ def _reads(e, var: str) -> bool:
 def _no_repeats(src) -> bool:
     """unique(...), ranges and a written list of different texts (or of different numbers) never
     repeat a value."""
-    if isinstance(src, ast.Call) and getattr(src.func, "id", "") == "_range":
+    if isinstance(src, ast.Call) and getattr(src.func, "id", "") in ("_range", "_unique_few"):
         return True
     if isinstance(src, ast.List) and src.elts and all(isinstance(e, K) for e in src.elts):
         values = [e.value for e in src.elts]

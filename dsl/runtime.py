@@ -79,6 +79,17 @@ def _value_key(v):
     return tuple(v) if isinstance(v, list) else v
 
 
+def _unique_few(items) -> list:
+    """``unique(...)`` of values of a kind with few values (a suit, yes/no): each value once, in the
+    order first met. The list it builds never holds more than the kind's few values, so looking in
+    it is quicker than making a dict (``dict.fromkeys``, what ``unique`` of other values does)."""
+    out = []
+    for v in items:
+        if v not in out:
+            out.append(v)
+    return out
+
+
 def _dedupe(opts, key):
     """Interchangeable options are offered once (the first of each kind)."""
     seen, out = set(), []
@@ -124,7 +135,7 @@ RUNTIME = {
     "move_zone": move_zone, "own": own,
     "shuffle_zone": shuffle_zone, "deal": deal, "pick_random": pick_random, "_top": _top, "_position": _position, "_item": _item,
     "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": _value_key,
-    "_dedupe": _dedupe, "_subsets": _subsets, "_FIRST": _FIRST, "_range": _range,
+    "_dedupe": _dedupe, "_unique_few": _unique_few, "_subsets": _subsets, "_FIRST": _FIRST, "_range": _range,
     "_partner": _partner, "_members": _members, "_or_none": _or_none,
     **COMBO_RUNTIME,
 }

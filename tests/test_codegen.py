@@ -500,3 +500,31 @@ def test_moving_every_card_gathers_them_in_the_order_of_the_cards_and_empties_ev
     assert s.is_terminal() and s.z[0] == list(range(len(names))) and s.loc == [0] * len(names)
     assert s.g[0] == len(names)
     assert "move_every(S, 1)" in _flow_source(g) and "move_cards" not in _flow_source(g)
+
+
+def test_unique_keeps_each_value_once_in_the_order_first_met_for_kinds_yes_no_and_numbers():
+    g = make("""
+    state flags: list of yes/no = []
+    flow:
+        shuffle deck
+        move top(deck) to pile
+        move top(deck) to pile
+        move top(deck) to pile
+        move top(deck) to pile
+        flags = unique([c.rank > 2 for c in pile])
+        total = size(unique([c.rank for c in pile])) * 10 + size(flags)
+        player 1 chooses s from unique([c.suit for c in pile]) as "suit"
+        turns = 1 if s == Red else 2
+    """)
+    stack = ["Green 3", "Red 1", "Green 4", "Red 3"]
+    s = g.new_initial_state(seed=1, stack={"deck": stack + [n for n in g.program.card_names if n not in stack]})
+    # the pile, bottom to top: Green 3, Red 1, Green 4, Red 3 — suits Green, Red; ranks 3, 1, 4
+    assert [a.text for a in s.legal_actions()] == ["suit Green", "suit Red"]
+    assert s.var("flags") == [True, False]
+    assert s.var("total") == 3 * 10 + 2
+    flow = _flow_source(g)
+    # a kind and yes/no have few values: a short list is searched, no dict made; numbers: the dict
+    assert flow.count("_unique_few(") == 2 and flow.count("dict.fromkeys(") == 1
+    assert "len(set(_o))" not in flow       # the options never repeat: no test for repeats
+    s.apply_action("suit Red")
+    assert s.is_terminal() and s.var("turns") == 1

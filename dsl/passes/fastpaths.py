@@ -58,6 +58,8 @@ class FastPaths(ast.NodeTransformer):
             return self._comp(node)
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "list" and len(node.args) == 1:
             return self._unique(node)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "_unique_few" and len(node.args) == 1:
+            node.args[0] = _no_list_of_map(node.args[0])
         return node
 
     def _comp(self, node: Comp):
@@ -116,11 +118,16 @@ class FastPaths(ast.NodeTransformer):
         inner = node.args[0]
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "fromkeys" \
                 and len(inner.args) == 1:
-            arg = inner.args[0]
-            if isinstance(arg, ast.Call) and getattr(arg.func, "id", "") == "list" and len(arg.args) == 1 \
-                    and isinstance(arg.args[0], ast.Call) and getattr(arg.args[0].func, "id", "") == "map":
-                inner.args[0] = arg.args[0]
+            inner.args[0] = _no_list_of_map(inner.args[0])
         return node
+
+
+def _no_list_of_map(arg):
+    """``map(...)`` for ``list(map(...))`` that is only iterated once; anything else as it is."""
+    if isinstance(arg, ast.Call) and getattr(arg.func, "id", "") == "list" and len(arg.args) == 1 \
+            and isinstance(arg.args[0], ast.Call) and getattr(arg.args[0].func, "id", "") == "map":
+        return arg.args[0]
+    return arg
 
 
 class _ByValue(dict):
