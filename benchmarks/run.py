@@ -138,7 +138,8 @@ class Runner:
 
 class PlayoutRunner(Runner):
     """The engine's playout loop: ``apply_index(randrange(num_legal_actions()))``, the same seeded
-    picks as Runner's loop (so the same games), without Actions or the history."""
+    picks as Runner's loop (so the same games), without Actions or the history. (Runner.run's loop
+    written out again rather than shared: a call or a test per decision would be timed with it.)"""
 
     def run(self, seconds: float | None = None, games: int | None = None) -> None:
         game, rng = self.game, self.rng
