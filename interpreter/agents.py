@@ -49,27 +49,39 @@ class Memory:
         self.game = None
         self.known: set[int] = set()
         self.ann = None
-        self.hist_len = 0
+        self.steps = None       # the history (its newest link) at the last update
 
     def update(self, state, seat: int | None = None) -> set[int]:
         seat = self.seat if seat is None else seat
         key = (id(state._prog), state.seed)
-        hist = state.hist
-        fresh = key != self.game or len(hist) < self.hist_len
         new_cards = None
-        if not fresh:
-            chance = any(not isinstance(h, str) for h in hist[self.hist_len:])
-            if not chance:
+        if key == self.game:
+            new = _steps_since(state.steps, self.steps)     # None: that history is not this one's past
+            if new is not None and all(isinstance(h, str) for h in new):   # no chance event since
                 new_cards = _announced_since(state, self.ann, seat)
-        if new_cards is None:  # a new game, a shuffle, or a log we cannot line up: start afresh
+        if new_cards is None:  # a new game, a shuffle, or a past we cannot line up: start afresh
             self.known = set(visible_cards(state, seat))
         else:
             self.known |= visible_cards(state, seat)
             self.known |= new_cards
         self.game = key
         self.ann = state.ann
-        self.hist_len = len(hist)
+        self.steps = state.steps
         return self.known
+
+
+def _steps_since(steps, since) -> list | None:
+    """The steps of the history ``steps`` taken after its earlier point ``since`` (a link of the same
+    history: ``dsl.program.add_step``), newest first; None when ``since`` is not in it (a history
+    taken back, or read from a file). Walks only the new links, not the whole game, so a bot that
+    remembers pays for the steps since its last turn."""
+    out = []
+    while steps is not since:
+        if steps is None:
+            return None
+        out.append(steps[1])
+        steps = steps[0]
+    return out
 
 
 def _announced_since(state, since, seat=None) -> set[int] | None:

@@ -10,7 +10,7 @@ import pytest
 
 from dsl import RulesRuntimeError, parse_file
 from dsl.ast import PlayersDecl
-from interpreter import load_game, load_game_text
+from interpreter import State, load_game, load_game_text
 from interpreter.agents import (AGENTS, GreedyAgent, ISMCTSAgent, Memory, RandomAgent, determinise, make_agent,
                                 parse_kind, parse_seats, rewards, standings)
 from interpreter.observe import announced_cards, observe, resample, visible_cards
@@ -186,6 +186,34 @@ def test_memory_starts_afresh_for_a_new_game():
     while b.current_player() != 0:
         b.apply_action(0)
     assert memory.update(b) == visible_cards(b, 0)
+
+
+def test_memory_reads_only_the_steps_since_its_last_update_and_starts_afresh_on_a_past_it_cannot_find():
+    from interpreter.agents import _steps_since
+    game = load_game(MAGIC, players=3)
+    state = game.new_initial_state(seed=6)
+    memory = Memory(0)
+    memory.update(state)
+    mark = state.steps
+    texts = []
+    for _ in range(5):
+        texts.append(str(state.legal_actions()[0]))
+        state.apply_action(0)
+    assert _steps_since(state.steps, mark) == texts[::-1]           # the new steps, newest first
+    assert _steps_since(state.steps, state.steps) == []
+    assert _steps_since(mark, state.steps) is None                  # a later point is not in an earlier past
+    memory.update(state)
+    assert memory.steps is state.steps
+    # a state read back from a file shares no link with what was remembered: the seat starts afresh
+    loaded = State.from_json(game, state.to_json())
+    assert _steps_since(loaded.steps, memory.steps) is None
+    memory.known.add(-1)                                             # (a marker a fresh start drops)
+    assert memory.update(loaded) == visible_cards(loaded, 0) and -1 not in memory.known
+    # a clone shares its past: the memory goes on from it (the marker is kept)
+    twin = loaded.clone()
+    twin.apply_action(0)
+    memory.known.add(-1)
+    assert -1 in memory.update(twin)
 
 
 # ── rewards and greedy ─────────────────────────────────────────────────────

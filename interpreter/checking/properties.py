@@ -5,7 +5,7 @@ import json
 import random
 
 from dsl import RulesError, RulesRuntimeError
-from dsl.program import NoLegalAction
+from dsl.program import NoLegalAction, steps_count
 
 from ..engine import Game, GameError, State
 from ..observe import announced_cards, visible_cards
@@ -305,7 +305,7 @@ class GameChecker:
             return
         self.counts["bots see what their seat sees"] += 1
         import random
-        rng = random.Random(len(state.hist))     # the checker's own generator may be none (exhaustive)
+        rng = random.Random(steps_count(state.steps))   # the checker's own generator may be none (exhaustive)
         try:
             twin = resample(state, seat, rng, known[seat], relabel_log=True, redraw=True)
             k = rng.getrandbits(32)
