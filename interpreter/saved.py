@@ -17,7 +17,7 @@ def data(S) -> dict:
     """The state as fresh JSON-ready lists (big flat lists are sliced; small nested ones converted)."""
     return {"z": [list(z) for z in S.z], "loc": list(S.loc), "g": _jsonable(S.g),
             "pv": _jsonable(S.pv), "cv": _jsonable(S.cv), "frames": _jsonable(S.frames),
-            "pending": _jsonable(S.pending), "rng": S.rng, "hist": _jsonable(steps_list(S.steps)),
+            "pending": _jsonable(S.pending), "rng": S.rng, "hist": [h if h.__class__ is str else _jsonable(h) for h in steps_list(S.steps)],
             "ann": _log_list(S.ann), "seed": S.seed, "stacked": _jsonable(S.forced),
             "shown": [[*k, v] for k, v in sorted(S.shown.items(), key=repr)]}
 
@@ -109,7 +109,14 @@ def _same_frames(a: list, b: list) -> bool:
 
 
 def _same_steps(a, b) -> bool:
-    return a is b or steps_list(a) == steps_list(b)
+    """The same steps, in the same order: the two histories walked from their newest steps together,
+    up to the first link they share (a clone shares its original's past: after the same actions,
+    only the new steps are compared)."""
+    while a is not b:
+        if a is None or b is None or a[1] != b[1]:
+            return False
+        a, b = a[0], b[0]
+    return True
 
 
 def _same_log(a, b) -> bool:

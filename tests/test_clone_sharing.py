@@ -86,6 +86,25 @@ def test_states_compare_equal_whether_their_parts_are_shared_or_their_own():
     assert _snapshot(fresh) == _snapshot(state)
 
 
+def test_histories_compare_by_their_steps_up_to_the_past_they_share():
+    from interpreter.saved import _same_steps
+    game, state = _mid_game("games/magic_shop.rules", steps=40)
+    a, b = state.clone(), state.clone()
+    action = str(state.legal_actions()[0])
+    a.apply_action(action)
+    b.apply_action(action)
+    assert a.steps is not b.steps and a.steps[0] is b.steps[0]      # the new steps apart, the past shared
+    assert _same_steps(a.steps, b.steps) and a == b
+    loaded = State.from_json(game, a.to_json())                     # no link shared: compared step by step
+    assert _same_steps(loaded.steps, a.steps) and loaded == a
+    assert not _same_steps(a.steps, state.steps)                    # one step more
+    assert not _same_steps(state.steps, a.steps)
+    other = state.clone()
+    other.apply_action(str(state.legal_actions()[-1]))
+    assert action != str(state.legal_actions()[-1]) and not _same_steps(other.steps, a.steps)
+    assert _same_steps(None, None) and not _same_steps(None, a.steps)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", RULES)
 def test_moves_in_clones_never_change_the_original_nor_the_reverse(path):
