@@ -90,6 +90,27 @@ def test_engine_level_conservation_is_checked(monkeypatch):
     assert "is in no zone" in out
 
 
+def test_copies_through_json_are_sampled_more_sparsely_than_clones_in_a_long_game():
+    """A copy through JSON makes the whole log and history again: after the 100th step it is taken on
+    fewer of the steps a clone is (both at every 7th step before). The Magic Shop, 4 players: 188
+    decisions a game."""
+    from dsl.parser import parse_file
+    from interpreter.checking.coverage import Tracer
+    from interpreter.checking.properties import GameChecker
+    from interpreter.engine import load_game
+    path = ROOT / "games" / "magic_shop.rules"
+    game = load_game(path, players=4)
+    checker = GameChecker(game, 1000, tracer=Tracer(game.program), rules=parse_file(path))
+    checker.play(1, [], [])
+    steps = checker.steps
+    assert 150 < steps < 200
+    clones, copies = checker.counts["clone"], checker.counts["json"]
+    assert clones == len(range(0, steps, 7))                     # every 7th step (all under 500)
+    # through JSON: every 7th step under the 100th, then every 14th (under the 200th)
+    assert copies == len([k for k in range(0, steps, 7) if k < 100 or k % 14 == 0])
+    assert 0 < copies < clones
+
+
 def test_cli_check_exit_codes_and_summary(capsys):
     assert main(["check", str(ROOT / "games" / "magic_shop.rules"), "--players", "3", "--games", "3"]) == 0
     out = capsys.readouterr().out
