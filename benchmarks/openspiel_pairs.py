@@ -20,8 +20,9 @@ note. Nothing here is asserted by the tests.
 from __future__ import annotations
 
 import importlib.util
-import time
 from pathlib import Path
+
+from benchmarks.run import SAMPLE_EVERY, SAMPLE_STATES, Runner, alternate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,7 +32,6 @@ PAIRS = [
     ("crazy_eights", "crazy_eights", {"players": 4}, "examples/crazy_eights.rules", ("one_hand",)),
 ]
 PLAYERS = 4
-SAMPLE_EVERY, SAMPLE_STATES = 10, 60
 
 
 def missing_note() -> str | None:
@@ -42,57 +42,37 @@ def missing_note() -> str | None:
     return None
 
 
-class SpielRunner:
+class SpielRunner(Runner):
     """Random playouts of an OpenSpiel game from Python; the same totals as run.Runner."""
 
     def __init__(self, game, seed: int):
-        import random
-        self.impl, self.game = "openspiel", game
-        self.rng = random.Random(seed)
-        self.games = self.decisions = 0
-        self.elapsed = 0.0
-        self.samples: list = []
+        super().__init__("openspiel", game, seed)
 
-    def run(self, seconds: float | None = None, games: int | None = None) -> None:
-        game, rng = self.game, self.rng
-        randrange = rng.randrange
-        decisions = played = 0
+    def new_state(self):
+        return self.game.new_initial_state()
+
+    def play(self, state, randrange, decisions: int) -> int:
         sampling = len(self.samples) < SAMPLE_STATES
-        start = time.perf_counter()
-        while True:
-            if games is not None:
-                if played >= games:
-                    break
-            elif played and time.perf_counter() - start >= seconds:
-                break
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():          # a deal or a draw: sampled as a user would
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(outcomes[randrange(len(outcomes))][0])
-                    continue
-                actions = state.legal_actions()
-                state.apply_action(actions[randrange(len(actions))])
-                decisions += 1
-                if sampling and decisions % SAMPLE_EVERY == 0:
-                    t = time.perf_counter()
-                    self.samples.append(state.clone())
-                    sampling = len(self.samples) < SAMPLE_STATES
-                    start += time.perf_counter() - t
-            played += 1
-        self.elapsed += time.perf_counter() - start
-        self.games += played
-        self.decisions += decisions
+        while not state.is_terminal():
+            if state.is_chance_node():          # a deal or a draw: sampled as a user would
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[randrange(len(outcomes))][0])
+                continue
+            actions = state.legal_actions()
+            state.apply_action(actions[randrange(len(actions))])
+            decisions += 1
+            if sampling and decisions % SAMPLE_EVERY == 0:
+                sampling = self.sample(state)
+        return decisions
 
     def row(self, title: str, rules: str, players: int, clone_seconds: float) -> dict:
-        from benchmarks.run import Runner
         return {
             "implementation": "openspiel", "game": title, "rules": rules, "players": players,
             "games": self.games, "decisions": self.decisions, "seconds": round(self.elapsed, 3),
             "games_per_s": round(self.games / self.elapsed, 2),
             "decisions_per_s": round(self.decisions / self.elapsed),
             "decisions_per_game": round(self.decisions / self.games, 1),
-            "clones_per_s": round(Runner.clones_per_s(self, clone_seconds)),
+            "clones_per_s": round(self.clones_per_s(clone_seconds)),
             # a C++ state's memory is not visible from Python: no bytes figures
             "json_bytes_per_state": None, "deep_bytes_per_state": None, "clone_bytes_per_state": None,
             "child_bytes_per_state": None,
@@ -104,7 +84,6 @@ def bench_pair(key: str, seconds: float, games: int | None, seed: int, slices: i
     """One pair in alternating slices: (rows, comparison with ``ratio_engine_vs_openspiel_<key>``)."""
     import pyspiel
 
-    from benchmarks.run import Runner, alternate
     from interpreter import load_game
 
     _, spiel_name, params, rules, variants = next(p for p in PAIRS if p[0] == key)

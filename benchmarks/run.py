@@ -79,33 +79,46 @@ class Runner:
         self.samples: list = []
 
     def run(self, seconds: float | None = None, games: int | None = None) -> None:
-        game, rng = self.game, self.rng
-        randrange = rng.randrange
+        randrange = self.rng.randrange
         decisions = played = 0
-        sampling = len(self.samples) < SAMPLE_STATES
+        self.paused = 0.0               # the samples' clones, taken out of the timing
         start = time.perf_counter()
         while True:
             if games is not None:
                 if played >= games:
                     break
-            elif played and time.perf_counter() - start >= seconds:
+            elif played and time.perf_counter() - start - self.paused >= seconds:
                 break
-            state = game.new_initial_state(seed=self.next_seed)
-            self.next_seed += 1
-            while not state.is_terminal():
-                actions = state.legal_actions()
-                state.apply_action(actions[randrange(len(actions))])
-                decisions += 1
-                if sampling and decisions % SAMPLE_EVERY == 0:
-                    # taken out of the timing below
-                    t = time.perf_counter()
-                    self.samples.append(state.clone())
-                    sampling = len(self.samples) < SAMPLE_STATES
-                    start += time.perf_counter() - t
+            decisions = self.play(self.new_state(), randrange, decisions)
             played += 1
-        self.elapsed += time.perf_counter() - start
+        self.elapsed += time.perf_counter() - start - self.paused
         self.games += played
         self.decisions += decisions
+
+    def new_state(self):
+        state = self.game.new_initial_state(seed=self.next_seed)
+        self.next_seed += 1
+        return state
+
+    def play(self, state, randrange, decisions: int) -> int:
+        """One whole game by the benchmark's loop; the decisions counted, with this game's. (Each
+        kind of runner writes its loop out: a call or a test per decision would be timed with it.)"""
+        sampling = len(self.samples) < SAMPLE_STATES
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            state.apply_action(actions[randrange(len(actions))])
+            decisions += 1
+            if sampling and decisions % SAMPLE_EVERY == 0:
+                sampling = self.sample(state)
+        return decisions
+
+    def sample(self, state) -> bool:
+        """Keep a clone of ``state`` for the clone and bytes figures (out of the timing); whether
+        to keep more."""
+        t = time.perf_counter()
+        self.samples.append(state.clone())
+        self.paused += time.perf_counter() - t
+        return len(self.samples) < SAMPLE_STATES
 
     def clones_per_s(self, seconds: float) -> float:
         samples = self.samples
@@ -138,35 +151,16 @@ class Runner:
 
 class PlayoutRunner(Runner):
     """The engine's playout loop: ``apply_index(randrange(num_legal_actions()))``, the same seeded
-    picks as Runner's loop (so the same games), without Actions or the history. (Runner.run's loop
-    written out again rather than shared: a call or a test per decision would be timed with it.)"""
+    picks as Runner's loop (so the same games), without Actions or the history."""
 
-    def run(self, seconds: float | None = None, games: int | None = None) -> None:
-        game, rng = self.game, self.rng
-        randrange = rng.randrange
-        decisions = played = 0
+    def play(self, state, randrange, decisions: int) -> int:
         sampling = len(self.samples) < SAMPLE_STATES
-        start = time.perf_counter()
-        while True:
-            if games is not None:
-                if played >= games:
-                    break
-            elif played and time.perf_counter() - start >= seconds:
-                break
-            state = game.new_initial_state(seed=self.next_seed)
-            self.next_seed += 1
-            while not state.is_terminal():
-                state.apply_index(randrange(state.num_legal_actions()))
-                decisions += 1
-                if sampling and decisions % SAMPLE_EVERY == 0:
-                    t = time.perf_counter()
-                    self.samples.append(state.clone())
-                    sampling = len(self.samples) < SAMPLE_STATES
-                    start += time.perf_counter() - t
-            played += 1
-        self.elapsed += time.perf_counter() - start
-        self.games += played
-        self.decisions += decisions
+        while not state.is_terminal():
+            state.apply_index(randrange(state.num_legal_actions()))
+            decisions += 1
+            if sampling and decisions % SAMPLE_EVERY == 0:
+                sampling = self.sample(state)
+        return decisions
 
 
 def deep_size(state, exclude: set | None = None) -> int:
