@@ -468,7 +468,7 @@ def test_a_written_list_of_different_texts_is_offered_as_written_and_one_with_re
     s.apply_action("turn down")
     assert [a.text for a in s.legal_actions()] == ["count 1", "count 2"]
     s.apply_action("count 2")
-    assert s.is_terminal() and s.g[0] == 2
+    assert s.is_terminal() and s.var("total") == 2
     flow = _flow_source(g)
     # only the lists that repeat a value are tested for repeats (a set of three texts is not made
     # at every decision for a list the compiler can see is all different)
@@ -498,7 +498,7 @@ def test_moving_every_card_gathers_them_in_the_order_of_the_cards_and_empties_ev
     assert s.loc == [1] * len(names)
     s.apply_action("take " + names[5])
     assert s.is_terminal() and s.z[0] == list(range(len(names))) and s.loc == [0] * len(names)
-    assert s.g[0] == len(names)
+    assert s.var("total") == len(names)
     assert "move_every(S, 1)" in _flow_source(g) and "move_cards" not in _flow_source(g)
 
 
