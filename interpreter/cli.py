@@ -10,6 +10,7 @@ FILE is a path, or the name of a shipped game or example (``rulesrun magi``).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
@@ -102,6 +103,9 @@ def build_parsers():
     check.add_argument("--games", "-n", type=_positive, default=100, metavar="N",
                        help="games per configuration (default: 100)")
     check.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed for the search (default: 0)")
+    check.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
+                       help="configurations checked at once, each in its own process; the report is the "
+                            "same whatever N is (default: the number of CPUs)")
     check.add_argument("--max-steps", type=_positive, default=100_000, metavar="N",
                        help="decisions after which a game counts as never ending (default: 100000)")
     check.add_argument("--coverage", metavar="FILE", dest="coverage_file",
@@ -271,7 +275,8 @@ def cmd_check(args) -> int:
                      games=args.games,
                      seed=args.seed, max_steps=args.max_steps, coverage=not args.no_coverage,
                      coverage_file=args.coverage_file, min_coverage=args.min_coverage,
-                     exhaustive=args.exhaustive, max_states=args.max_states, allow_leaks=args.allow_leaks)
+                     exhaustive=args.exhaustive, max_states=args.max_states, allow_leaks=args.allow_leaks,
+                     jobs=args.jobs or os.cpu_count() or 1)
 
 
 def _resume(args) -> int:

@@ -17,6 +17,7 @@ from dsl import compile_rules, parse_file
 
 from ..engine import Game
 from .coverage import AbleProbe, Coverage, Tracer
+from .parallel import WorkerDied, outcomes
 from .properties import PROPERTIES, GameChecker, Violation
 from .report import Config, configurations, report_failure, write_moves
 from .search import Failure, Guide, hypothesis_games
@@ -48,10 +49,11 @@ def check_config(path: str, cfg: Config, games: int, seed: int, max_steps: int, 
 def run_check(path: str, players=None, variants=(), games: int = 100, seed: int = 0, params: dict | None = None,
               max_steps: int = 100_000, out=None, err=None, coverage: bool = True,
               coverage_file: str | None = None, min_coverage: float | None = None,
-              exhaustive: bool = False, max_states: int = 200_000, allow_leaks: bool = False) -> int:
+              exhaustive: bool = False, max_states: int = 200_000, allow_leaks: bool = False, jobs: int = 1) -> int:
     """Check a rules file and print the report; 0 when every property holds (and coverage is at
     least ``min_coverage`` per cent of the branches), 1 on a failure, 3 when an exhaustive search
-    ran out of its state budget. ``params`` sets the file's game parameters in every configuration."""
+    ran out of its state budget. ``params`` sets the file's game parameters in every configuration.
+    ``jobs``: configurations checked at once, each in its own process (the same report)."""
     out = out or sys.stdout
     err = err or sys.stderr
     if exhaustive:
@@ -65,38 +67,51 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
     title, ngames, nsteps = "", 0, 0
     total_cov = None
     per_config: list = []
-    for cfg in configs:
-        label = f"{Path(path).name}, {cfg.describe()}"
+    jobs = max(1, min(jobs, len(configs)))
 
-        def progress(k, label=label):
+    def progress(cfg, k):
+        if not tty:
+            return
+        if cfg is None:
+            print(f"\r  checking {Path(path).name}: {k} of {len(configs)} configurations done "
+                  f"({jobs} at once) ", end="", file=err, flush=True)
+        else:
+            print(f"\r  checking {Path(path).name}, {cfg.describe()}: game {k}/{games} ", end="", file=err, flush=True)
+    results = outcomes(path, rules, configs, jobs, (games, seed, max_steps, coverage, allow_leaks), progress)
+    try:
+        for cfg, got in results:
+            label = f"{Path(path).name}, {cfg.describe()}"
+            title = got.title
+            nsteps += got.steps
+            for k, v in got.counts.items():
+                totals[k] += v
+            cov = got.coverage
+            if cov is not None:
+                per_config.append(f"{cfg.describe()}: {cov.summary_line()}")
+                if total_cov is None:
+                    total_cov = cov
+                else:
+                    total_cov.merge(cov)
             if tty:
-                print(f"\r  checking {label}: game {k}/{games} ", end="", file=err, flush=True)
-        t0 = time.perf_counter()
-        checker, failure = check_config(path, cfg, games, seed, max_steps, progress, coverage, rules, allow_leaks)
-        title = checker.game.title
-        nsteps += checker.steps
-        for k, v in checker.counts.items():
-            totals[k] += v
-        cov = checker.coverage
-        if cov is not None:
-            per_config.append(f"{cfg.describe()}: {cov.summary_line()}")
-            if total_cov is None:
-                total_cov = cov
-            else:
-                total_cov.merge(cov)
+                print("\r" + " " * 70 + "\r", end="", file=err)
+            if got.failure is not None:
+                print(f"  {label}: FAILED", file=err)
+                got.failure.params = cfg.params
+                report_failure(path, got.failure, out)
+                if cov is not None:
+                    print(f"  ({cov.summary_line()})", file=out)
+                return 1
+            ngames += games
+            shown = f", branches {cov.percent():.0f} %" if cov is not None else ""
+            print(f"  {label}: {games} games, {got.steps:,} steps{shown}, ok ({got.seconds:.1f}s)", file=err)
+    except WorkerDied as e:
         if tty:
             print("\r" + " " * 70 + "\r", end="", file=err)
-        if failure is not None:
-            print(f"  {label}: FAILED", file=err)
-            failure.params = cfg.params
-            report_failure(path, failure, out)
-            if cov is not None:
-                print(f"  ({cov.summary_line()})", file=out)
-            return 1
-        ngames += games
-        shown = f", branches {cov.percent():.0f} %" if cov is not None else ""
-        print(f"  {label}: {games} games, {checker.steps:,} steps{shown}, ok "
-              f"({time.perf_counter() - t0:.1f}s)", file=err)
+        print(f"error: a worker process died while checking {Path(path).name}, {e.cfg.describe()} "
+              f"(killed, or out of memory?); try fewer --jobs", file=err)
+        return 1
+    finally:
+        results.close()         # after a failure: the pool's workers still checking are ended now
     untested = [k for k in PROPERTIES if not totals[k]]
     held = len(PROPERTIES) - len(untested)
     print(f"ok: {title} — {len(configs)} configuration{'s' if len(configs) != 1 else ''}, "

@@ -112,7 +112,7 @@ class Guide:
         return missing
 
     def _saw(self, step: int, hits: list) -> None:
-        for key in set(hits):
+        for key in dict.fromkeys(hits):     # in the order they ran: a set's order changes with the hash seed
             pos = self.targets.get(key)
             if pos is None or step < 1:
                 continue
