@@ -261,17 +261,58 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
         S._legal = None
     if not relabel_log:  # the caller knows every announced card is in ``known``
         return S
-    entries = []
-    node = S.ann
-    while node is not None:
-        tid, vals, node = node[1], node[2:], node[0]
-        types = prog.templates[tid].types
-        entries.append((tid, *(relabel(t, v) for t, v in zip(types, vals))))
-    node = None
-    for e in reversed(entries):
-        node = (node, *e)
-    S.ann = node
+    S.ann = _relabel_log(S.ann, prog, pi, relabel)
     return S
+
+
+def _names_cards(typ: str) -> bool:
+    """Whether a value of this type may name a card (a card, a list of them, a choice of one)."""
+    while typ.startswith(("list:", "choice:")):
+        typ = typ.partition(":")[2]
+    return typ == "card"
+
+
+def _relabel_log(ann, prog, pi: dict, relabel):
+    """The log (a linked list of entries, newest first: ``(older, template, *values)``) with its
+    cards relabelled by ``pi``. The entries older than the first one that changes are kept as they
+    are, shared with the original log; the entries of templates that name no card are copied
+    without looking at their values. (A long game's log is walked for every twin of ``rulesrun
+    check``'s bot test: once a value at a time, it was a third of the check's time.)"""
+    naming, plain = [], []      # per template: the places in an entry that may name cards; all of type card?
+    for tpl in prog.templates:
+        where = [2 + i for i, t in enumerate(tpl.types) if _names_cards(t)]
+        naming.append(where)
+        plain.append(all(tpl.types[i - 2] == "card" for i in where))
+    nodes = []
+    node = ann
+    while node is not None:
+        nodes.append(node)
+        node = node[0]
+    out, changed = None, False
+    for node in reversed(nodes):            # oldest first
+        where = naming[node[1]]
+        if where:
+            new = None                      # the entry's new values, once one of them changes
+            if plain[node[1]]:
+                for i in where:
+                    if node[i] in pi and pi[node[i]] != node[i]:    # (a card or None)
+                        if new is None:
+                            new = list(node)
+                        new[i] = pi[node[i]]
+            else:
+                types = prog.templates[node[1]].types
+                for i in where:
+                    v = relabel(types[i - 2], node[i])
+                    if v != node[i]:
+                        if new is None:
+                            new = list(node)
+                        new[i] = v
+            if new is not None:
+                new[0] = out
+                out, changed = tuple(new), True
+                continue
+        out = (out, *node[1:]) if changed else node
+    return out
 
 
 def _relabel_frame(prog, F, relabel) -> list:
