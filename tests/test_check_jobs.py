@@ -16,6 +16,7 @@ from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / "games" / "magic_shop.rules"
+WHIST = ROOT / "examples" / "whist.rules"           # two configurations, checked in a second or two
 RARE = ROOT / "tests" / "broken" / "rare_branch.rules"
 
 
@@ -27,14 +28,14 @@ def _check(path, **kw):
 
 
 def test_two_jobs_print_the_report_and_coverage_of_one(tmp_path):
-    one = _check(SHOP, games=6, jobs=1, coverage_file=str(tmp_path / "one.txt"))
-    two = _check(SHOP, games=6, jobs=2, coverage_file=str(tmp_path / "two.txt"))
+    one = _check(WHIST, games=4, jobs=1, coverage_file=str(tmp_path / "one.txt"))
+    two = _check(WHIST, games=4, jobs=2, coverage_file=str(tmp_path / "two.txt"))
     assert one[0] == two[0] == 0, one[1]
-    assert "3 configurations" in one[1]
+    assert "2 configurations" in one[1]
     assert one[1].replace("one.txt", "two.txt") == two[1]
     lines = two[2].splitlines()
     assert [line.split(":")[0] for line in lines] == [
-        f"  magic_shop.rules, {n} players" for n in (3, 4, 5)], two[2]     # in order, each once
+        "  whist.rules, 4 players", "  whist.rules, 4 players, variant long_whist"], two[2]   # in order, each once
     assert one[2] == two[2]
     assert (tmp_path / "one.txt").read_text() == (tmp_path / "two.txt").read_text()
 
@@ -54,9 +55,9 @@ def _die(job):          # a worker killed while it checks (sent by name: forked 
 
 def test_a_worker_that_dies_is_named_not_a_traceback(monkeypatch):
     monkeypatch.setattr(parallel, "_in_worker", _die)
-    code, out, err = _check(SHOP, games=2, jobs=2)
+    code, out, err = _check(WHIST, games=2, jobs=2)
     assert code == 1
-    assert "error: a worker process died while checking magic_shop.rules, 3 players" in err
+    assert "error: a worker process died while checking whist.rules, 4 players" in err
     assert "Traceback" not in err + out
 
 
