@@ -190,9 +190,22 @@ def _emitted(prog) -> str:
             text = "<a function of the compiler: how a value is shown>" if "display" in getattr(
                 value, "__qualname__", "") else f"<function {getattr(value, '__name__', '?')}>"
         else:
-            text = repr(value)
+            text = _no_addresses(repr(value), names)
         out.append(f"# {cname} = {text if len(text) <= 100 else text[:97] + '...'}\n")
     return "".join(out)
+
+
+_BOUND = re.compile(r"<built-in method (\w+) of (\w+) object at 0x([0-9a-f]+)>")
+_AT = re.compile(r" at 0x[0-9a-f]+>")
+
+
+def _no_addresses(text: str, names: dict) -> str:
+    """A constant's repr without memory addresses, which differ from run to run: a method of
+    another constant as ``_k9.__getitem__``, of some other object as ``<list>.__getitem__``."""
+    def bound(m):
+        owner = names.get(int(m.group(3), 16))
+        return f"{owner or '<' + m.group(2) + '>'}.{m.group(1)}"
+    return _AT.sub(">", _BOUND.sub(bound, text))
 
 
 def cmd_compile(args) -> int:

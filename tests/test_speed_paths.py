@@ -152,3 +152,21 @@ def test_compile_emit_prints_the_generated_python_and_its_constants(capsys):
     assert "def _R0_0(S, F):" in out and "magic_shop.rules: flow>" in out
     assert "# _k9_getitem = _k9.__getitem__" in out and "_contains = {" in out
     pyast.parse(out)                 # the listing is Python (the constants are comments)
+
+
+def test_compile_emit_is_the_same_text_in_every_run():
+    """No memory address in the constants (a method of a table shows as ``_k9.__getitem__``, of
+    a table that is no constant as ``<frozenset>.__contains__``), and nothing in the hash seed's
+    order: two runs print the same listing, so listings can be compared across changes."""
+    import os
+    import subprocess
+    outs = []
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        r = subprocess.run([sys.executable, "-m", "interpreter.cli", "compile", "examples/big_two.rules",
+                            "--players", "4", "--emit"], cwd=ROOT, env=env, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        outs.append(r.stdout)
+    assert outs[0] == outs[1]
+    assert " at 0x" not in outs[0]
+    assert "Plan(((" in outs[0] and ".__getitem__)" in outs[0]   # (they held addresses)
