@@ -47,3 +47,32 @@ def test_without_guidance_the_same_budget_misses_it():
     assert code == 0, "plain random games found it: the planted branch is no longer a test of guidance"
     code = run_check(str(RARE), players=3, out=out, err=err)
     assert code == 1 and "top() of an empty zone" in out.getvalue()
+
+
+def test_guided_games_are_given_up_by_the_length_of_hypothesiss_games():
+    """Four times the median game of uniform play, or twice the longest if less, at least 300:
+    and guided games that drag on do not move it (it once grew with each of them, and Magi's
+    swarm players dragged games out to 30,000 decisions and more)."""
+    from dsl import parse_file
+    from interpreter.checking import Config, check_config
+    from interpreter.checking.search import Guide
+    shop = ROOT / "games" / "magic_shop.rules"
+    checker, _ = check_config(str(shop), Config(3, ()), 1, 0, 10_000, rules=parse_file(str(shop)))
+    for lengths, cap in (([100, 200, 5000], 800), ([1000, 1100, 1200], 2400), ([10, 20], 300), ([], 300)):
+        checker.lengths = lengths
+        assert Guide(checker, 0).cap == cap
+    checker.lengths, checker.max_steps = [100, 200, 5000], 500
+    assert Guide(checker, 0).cap == 500                      # never beyond --max-steps
+    checker.max_steps = 10_000
+    checker.lengths = [150, 160, 170]
+    guide = Guide(checker, 0)
+    caps = []
+    real = checker.play
+
+    def play(seed, prefix, trace, cap, chooser=None):
+        caps.append(cap)
+        real(seed, prefix, trace, cap, chooser)
+        checker.longest = checker.lengths[-1] = 50_000       # as if each guided game went on and on
+    checker.play = play
+    assert guide.games(Config(3, ()), 4, 0) is None
+    assert caps == [340] * 4                                 # twice 170: less than 4 x 160

@@ -77,6 +77,7 @@ class GameChecker:
         self.coverage, self.tracer, self.probe = coverage, tracer, probe
         self.indices: list = []          # the option numbers taken in the last game
         self.longest = 0                 # decisions in the longest game played to its end
+        self.lengths: list = []          # decisions in each game played to its end
         self.seen = [set() for _ in range(self.n)]
         self.on_watch = None             # f(step, lines) when a watched line ran in a step (guided search)
         self.step_now = 0                # the decision being applied (for what a 'reveal' shows)
@@ -228,6 +229,7 @@ class GameChecker:
         self.twin_test(state, seed, seen, leak_rng, trace)
         self.check_end(state, seed)
         self.longest = max(self.longest, step)
+        self.lengths.append(step)
 
     def twins(self, state: State, through_json: bool = True):
         self.counts["clone"] += 1

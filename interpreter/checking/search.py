@@ -10,9 +10,10 @@
      closest to it that runs), the moves that led there are saved; a restart replays them but for
      the last few decisions, and plays on with swarm weights.
    A violation found this way is reported with the full sequence of moves (not shrunk). A guided
-   game is given up quietly after twice as many decisions as the longest game so far (at
-   least 300): a swarm player can keep doing one thing for ever — always drawing — where no
-   player would, and whether *every* game ends is hypothesis's games' question.
+   game is given up quietly after four times the median length of hypothesis's games, or twice
+   their longest if that is less (at least 300 decisions): a swarm player can keep doing one
+   thing for ever — always drawing — where no player would, and whether *every* game ends is
+   hypothesis's games' question.
 """
 from __future__ import annotations
 
@@ -98,6 +99,12 @@ class Guide:
                 self.by_line.setdefault(pos, []).append((name, line))
         self.game_seed = 0
         self.targets: dict = {}       # generated key -> rules Pos watched
+        # a swarm player may keep doing one thing for ever (always drawing, say) where nobody
+        # would: such a game is given up quietly, long after a game of uniform play (those before
+        # this search) ends. Measured by the guided games too, the bound grew with every long game
+        # such a player dragged out, and so did the time of each (Magi: 30,000 decisions and more).
+        ended = sorted(checker.lengths) or [0]
+        self.cap = min(checker.max_steps, max(300, min(2 * ended[-1], 4 * ended[len(ended) // 2])))
 
     def retarget(self) -> list:
         """Watch the lines closest to the branches still unreached; the branches."""
@@ -161,11 +168,8 @@ class Guide:
                 else:
                     self.game_seed = (base_seed + self.rng.randrange(2 ** 31)) % 2 ** 31
                 trace: list = []
-                # a swarm player may keep doing one thing for ever (always drawing, say) where
-                # nobody would: such a game is given up quietly, long after any game ended so far
-                cap = min(checker.max_steps, max(300, 2 * checker.longest))
                 try:
-                    checker.play(self.game_seed, prefix, trace, cap, chooser=self.chooser())
+                    checker.play(self.game_seed, prefix, trace, self.cap, chooser=self.chooser())
                 except Violation as v:
                     return Failure(v.prop, v.message, cfg.players, cfg.variants, self.game_seed, trace,
                                    "full" if v.prop == "ends" else "guided")
