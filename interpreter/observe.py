@@ -278,11 +278,7 @@ def _relabel_log(ann, prog, pi: dict, relabel):
     are, shared with the original log; the entries of templates that name no card are copied
     without looking at their values. (A long game's log is walked for every twin of ``rulesrun
     check``'s bot test: once a value at a time, it was a third of the check's time.)"""
-    naming, plain = [], []      # per template: the places in an entry that may name cards; all of type card?
-    for tpl in prog.templates:
-        where = [2 + i for i, t in enumerate(tpl.types) if _names_cards(t)]
-        naming.append(where)
-        plain.append(all(tpl.types[i - 2] == "card" for i in where))
+    naming = [[2 + i for i, t in enumerate(tpl.types) if _names_cards(t)] for tpl in prog.templates]
     nodes = []
     node = ann
     while node is not None:
@@ -290,28 +286,20 @@ def _relabel_log(ann, prog, pi: dict, relabel):
         node = node[0]
     out, changed = None, False
     for node in reversed(nodes):            # oldest first
-        where = naming[node[1]]
-        if where:
-            new = None                      # the entry's new values, once one of them changes
-            if plain[node[1]]:
-                for i in where:
-                    if node[i] in pi and pi[node[i]] != node[i]:    # (a card or None)
-                        if new is None:
-                            new = list(node)
-                        new[i] = pi[node[i]]
-            else:
-                types = prog.templates[node[1]].types
-                for i in where:
-                    v = relabel(types[i - 2], node[i])
-                    if v != node[i]:
-                        if new is None:
-                            new = list(node)
-                        new[i] = v
-            if new is not None:
-                new[0] = out
-                out, changed = tuple(new), True
-                continue
-        out = (out, *node[1:]) if changed else node
+        new = None                          # the entry's values, once one of them changes
+        for i in naming[node[1]]:
+            v = relabel(prog.templates[node[1]].types[i - 2], node[i])
+            if v != node[i]:
+                if new is None:
+                    new = list(node)
+                new[i] = v
+        if new is not None:
+            new[0] = out
+            out, changed = tuple(new), True
+        elif changed:
+            out = (out, *node[1:])
+        else:
+            out = node
     return out
 
 

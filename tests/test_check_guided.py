@@ -72,7 +72,7 @@ def test_guided_games_are_given_up_by_the_length_of_hypothesiss_games():
     def play(seed, prefix, trace, cap, chooser=None):
         caps.append(cap)
         real(seed, prefix, trace, cap, chooser)
-        checker.longest = checker.lengths[-1] = 50_000       # as if each guided game went on and on
+        checker.lengths[-1] = 50_000                         # as if each guided game went on and on
     checker.play = play
     assert guide.games(Config(3, ()), 4, 0) is None
     assert caps == [340] * 4                                 # twice 170: less than 4 x 160

@@ -76,7 +76,6 @@ class GameChecker:
         self.counts = {k: 0 for k in PROPERTIES}
         self.coverage, self.tracer, self.probe = coverage, tracer, probe
         self.indices: list = []          # the option numbers taken in the last game
-        self.longest = 0                 # decisions in the longest game played to its end
         self.lengths: list = []          # decisions in each game played to its end
         self.seen = [set() for _ in range(self.n)]
         self.on_watch = None             # f(step, lines) when a watched line ran in a step (guided search)
@@ -228,7 +227,6 @@ class GameChecker:
                 twin_at += max(step, leak_rng.randrange(1, self.twin_every + 1))
         self.twin_test(state, seed, seen, leak_rng, trace)
         self.check_end(state, seed)
-        self.longest = max(self.longest, step)
         self.lengths.append(step)
 
     def twins(self, state: State, through_json: bool = True):
