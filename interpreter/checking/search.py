@@ -102,7 +102,7 @@ class Guide:
         # a swarm player may keep doing one thing for ever (always drawing, say) where nobody
         # would: such a game is given up quietly, long after a game of uniform play (those before
         # this search) ends. Measured by the guided games too, the bound grew with every long game
-        # such a player dragged out, and so did the time of each (Magi: 30,000 decisions and more).
+        # such a player dragged out, and so did the time of each (to games of 30,000 decisions and more).
         ended = sorted(checker.lengths) or [0]
         self.cap = min(checker.max_steps, max(300, min(2 * ended[-1], 4 * ended[len(ended) // 2])))
 
