@@ -188,6 +188,8 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         for key, dom in facts.domains(self.ir_bodies, variables, self.kinds, self.N, len(self.team_names)).items():
             # what holds no secret (a hidden flag worked out from public play) is never redrawn
             variables[key].domain = dom if key in secret else None
+        frame_secrets = facts.frame_secrets(infoflow.frame_secrets(self), self.ir_procs, self.frame_types,
+                                            self.kinds, self.N, len(self.team_names))
 
         return Program(
             title=title, path=self.path, source=self.src, players=self.N, variants=self.selected,
@@ -199,6 +201,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
             procs=self.procs, code=self.gen, proc_names=self.proc_names, proc_nslots=self.proc_nslots,
             decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
             heuristic=heuristic, frame_types=[self.frame_types.get(i, {}) for i in range(len(self.procs))],
+            frame_secrets=[frame_secrets.get(i, {}) for i in range(len(self.procs))],
             invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
             min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined,
             params=params, param_info=self.param_info, **self._team_fields())

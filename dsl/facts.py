@@ -8,6 +8,10 @@ arithmetic). A bot that must not see a hidden value draws it from here instead
 
 ``frame_types``: for each resumable procedure and each place it stops, the rules type of each
 local its frame keeps there, so that the cards in a frame can be relabelled like those in zones.
+
+``frame_secrets``: for each place a procedure stops, the locals its frame keeps there that some
+seat does not see (``dsl.infoflow.FrameSecrets``), who sees each, and the values it can hold, so
+that a bot imagines them afresh like hidden state.
 """
 from __future__ import annotations
 
@@ -135,4 +139,72 @@ def frame_types(stops: list, slot_types: dict) -> dict:
         if s.chosen is not None:
             types.append(s.chosen.rtype or slot_types.get(s.chosen.slot, T.NONE))
         out[s.label] = types
+    return out
+
+
+def _local_values(procs: dict) -> dict:
+    """{(procedure ref, slot): the values a frame local can hold} where every value set to it is a
+    constant, a choice among constants or a card's printed attribute (None where one is not)."""
+    out: dict = {}
+
+    def add(key, vals):
+        out[key] = None if vals is None or out.get(key, set()) is None else out.get(key, set()) | vals
+
+    for ref, (_, body) in procs.items():
+        chosen = _chosen_values([body])
+        for s in body:
+            for n in _walk(s):
+                if isinstance(n, ast.Assign) and isinstance(n.targets[0], Local):
+                    add((ref, n.targets[0].slot), _values(n.value, chosen))
+                elif isinstance(n, ast.AugAssign) and isinstance(n.target, Local):
+                    add((ref, n.target.slot), None)
+                elif isinstance(n, ast.For) and isinstance(n.target, Local):
+                    add((ref, n.target.slot), _values_of_list(n.iter))
+                elif isinstance(n, Stop) and n.kind == "decision" and n.chosen is not None:
+                    add((ref, n.chosen.slot), chosen.get(n.chosen.key()))
+    return out
+
+
+def frame_secrets(at_stops: dict, procs: dict, frame_types: dict, kinds: dict, players: int,
+                  teams: int = 0) -> dict:
+    """{procedure ref: {label: ((index in the frame's locals, knowers, values), ...)}} for the
+    locals that hold a secret at that stop and can hold two values or more. A knower is a seat
+    number, ("at", i) for the seat in the frame's i-th local, or None (the analysis cannot say who
+    sees it: nobody is taken to). Cards are left out: they are relabelled with the other cards."""
+    values = None       # worked out at the first number or text that needs it
+    out: dict = {}
+    for (ref, label), (saved, secrets) in at_stops.items():
+        types = frame_types.get(ref, {}).get(label) or []
+        entries = []
+        for i, slot in enumerate(saved):
+            if slot not in secrets or i >= len(types):
+                continue
+            typ = types[i]
+            if typ == T.BOOL:
+                dom = {False, True}
+            elif T.is_enum(typ):
+                dom = set(kinds[typ[5:]])
+            elif typ == T.PLAYER:
+                dom = set(range(players))
+            elif typ == T.TEAM:
+                dom = set(range(teams))
+            elif typ in (T.NUMBER, T.TEXT):
+                values = _local_values(procs) if values is None else values
+                dom = values.get((ref, slot))
+            else:
+                dom = None          # a card or a list of cards (relabelled), or values not known
+            if not dom or len(dom) < 2:
+                continue
+            knowers = []
+            for x in secrets[slot]:
+                who = x[3] if len(x) > 3 else None
+                if who is not None and who[0] == "local":
+                    at = saved.index(who[1][1]) if who[1][0] == "frame" and who[1][1] in saved else -1
+                    who = ("at", at) if at >= 0 and types[at] == T.PLAYER else None
+                elif who is not None:
+                    who = who[1]
+                knowers.append(who)
+            entries.append((i, tuple(dict.fromkeys(knowers)), tuple(sorted(dom, key=_order))))
+        if entries:
+            out.setdefault(ref, {})[label] = tuple(entries)
     return out

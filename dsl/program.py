@@ -156,6 +156,8 @@ class Program:
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
     warnings: list = attrs.Factory(list)      # leaks found, with allow_leaks (dsl.infoflow)
     frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
+    frame_secrets: list = attrs.Factory(list)  # per resumable procedure: label -> the locals kept there
+    # that some seat does not see: (index, knowers, values) each (dsl.facts.frame_secrets)
     params: dict = attrs.Factory(dict)        # the game parameters in force, by name (dsl.params)
     param_info: list = attrs.Factory(list)    # each parameter's declaration (dsl.params.ParamInfo)
     # partnerships (dsl.teams): how each team reads, each seat's team at the start, the player value

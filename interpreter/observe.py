@@ -215,6 +215,7 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
         S.forced = []
         if redraw:
             _redraw_values(S, prog, seat, rng)
+            _redraw_locals(S, prog, seat, rng)
         return S
     S = state.clone()
     S.rng = rng.getrandbits(62)   # the future shuffles are unknown too: never the real ones
@@ -244,6 +245,7 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
     S.frames = [_relabel_frame(prog, F, relabel) for F in S.frames]
     if redraw:
         _redraw_values(S, prog, seat, rng)
+        _redraw_locals(S, prog, seat, rng)
     S.g = [relabel(v.type, x) for v, x in zip(prog.globals, S.g)]
     S.pv = [[relabel(v.type, x) for x in S.pv[i]] for i, v in enumerate(prog.player_vars)]
     new_cv = []
@@ -341,6 +343,38 @@ def _redraw_values(S, prog, seat: int, rng) -> None:
 
 
 _NOT_SHOWN = object()
+
+
+def _redraw_locals(S, prog, seat: int, rng) -> None:
+    """The values procedures' frames keep that ``seat`` does not see — another seat's choice, a
+    value worked out from a hand it cannot see — drawn again from the values they can hold
+    (``Program.frame_secrets``, from ``dsl.facts``). A value is kept where every secret it comes
+    from is the seat's own: its hand, its owner state, its decision."""
+    secrets = prog.frame_secrets
+    frames = None
+    for n, F in enumerate(S.frames):
+        entries = secrets[F[0]].get(F[1]) if F[0] < len(secrets) else None
+        if not entries:
+            continue
+        values = F[2]
+        new = None
+        for i, knowers, domain in entries:
+            if i < len(values) and not _knows(values, knowers, seat):
+                if new is None:
+                    new = list(values)
+                new[i] = _pick(rng, domain)
+        if new is not None:
+            if frames is None:
+                frames = S.frames = list(S.frames)     # (a clone may share the frames it did not change)
+            frames[n] = [F[0], F[1], tuple(new) if isinstance(values, tuple) else new]
+
+
+def _knows(values, knowers, seat: int) -> bool:
+    """Whether ``seat`` is the seat behind every secret of a frame local (see dsl.facts.frame_secrets)."""
+    for k in knowers:
+        if k is None or (values[k[1]] if k.__class__ is tuple else k) != seat:
+            return False
+    return True
 
 
 def _redeal_hidden_zones(S, prog, known, rng) -> None:

@@ -65,6 +65,58 @@ flow:
 """
 
 
+# A choice among public options is seen by nobody else until the rules show it: the number stays
+# in the frame of the procedure (a local), never in state.
+NUMBER_IN_A_LOCAL = DECK + """
+flow:
+    player 1 chooses n from [0, 3] as "hide"
+    player 2 chooses g from [0, 3] as "guess"
+    if g == n:
+        (player 2).points += 1
+"""
+
+# A value worked out from a card of a hand the guesser cannot see, kept in a local.
+SUIT_IN_A_LOCAL = DECK + """
+flow:
+    shuffle deck
+    deal 1 from deck to hand
+    let s = top((player 1).hand).suit
+    player 2 chooses g from Suit as "guess"
+    if g == s:
+        (player 2).points += 1
+"""
+
+# The seat that chose remembers its own choice, whether the rules name it (player 1) or hold it in
+# a local (p); the guesser does not.
+RECALL = DECK + """
+flow:
+    let p = player 1
+    p chooses n from [0, 3] as "hide"
+    player 2 chooses g from [0, 3] as "guess"
+    p chooses r from [0, 3] as "recall"
+    if r == n:
+        p.points += 1
+    if g == n:
+        (player 2).points += 1
+"""
+
+# The chooser is the loop's seat: by the guess, the loop's local names another seat.
+CHOSEN_IN_AN_EARLIER_ROUND = DECK + """
+flow:
+    let hidden = 0
+    for p in players:
+        if p == player 2:
+            p chooses g from [0, 3] as "guess"
+            if g == hidden:
+                p.points += 1
+        else:
+            p chooses n from [0, 3] as "hide"
+            hidden = n
+"""
+
+ANNOUNCED = NUMBER_IN_A_LOCAL.replace('as "hide"\n', 'as "hide"\n    announce "Player 1 picks {n}."\n')
+
+
 def _rate(rules: str, bot: str, games: int = 40) -> float:
     g = load_game_text(textwrap.dedent(rules), 2, path="guess.rules")
     right = 0
@@ -78,8 +130,12 @@ def _rate(rules: str, bot: str, games: int = 40) -> float:
 
 
 @pytest.mark.parametrize("bot", ["greedy", "ismcts:30"])
-@pytest.mark.parametrize("rules", [HIDDEN_NUMBER, CARD_IN_A_LOCAL, ONE_OF_TWO_BOXES],
-                         ids=["hidden number", "card in a local", "one of two hidden zones"])
+@pytest.mark.parametrize("rules", [HIDDEN_NUMBER, CARD_IN_A_LOCAL, ONE_OF_TWO_BOXES, NUMBER_IN_A_LOCAL,
+                                   SUIT_IN_A_LOCAL, RECALL, CHOSEN_IN_AN_EARLIER_ROUND],
+                         ids=["hidden number", "card in a local", "one of two hidden zones",
+                              "another seat's choice in a local", "a suit of a hand in a local",
+                              "a choice kept in a local while its chooser is named by a local",
+                              "a choice made in an earlier round of the loop"])
 def test_a_bot_guesses_a_secret_at_chance_level(rules, bot):
     rate = _rate(rules, bot)
     assert 0.2 <= rate <= 0.8, f"{bot} guessed right {rate:.0%} of the time: it sees the secret"
@@ -112,3 +168,55 @@ def test_a_value_the_rules_reveal_is_kept_by_the_bots():
     assert s.shown == {("pv", 1, 0): 3}
     from interpreter import State
     assert State.from_json(g, s.to_json()) == s and s.clone().shown == s.shown
+
+
+def _returns(rules: str, seats: list, games: int = 20) -> list:
+    g = load_game_text(textwrap.dedent(rules), 2, path="guess.rules")
+    total = [0, 0]
+    for seed in range(games):
+        s = g.new_initial_state(seed=seed)
+        bots = [make_agent(b, seed + 100 * i) for i, b in enumerate(seats)]
+        while not s.is_terminal():
+            s.apply_action(bots[s.current_player()].choose(s))
+        total = [t + (r > 0) for t, r in zip(total, s.returns())]
+    return total
+
+
+@pytest.mark.parametrize("bot", ["greedy", "ismcts:30"])
+def test_a_bot_remembers_its_own_choice_kept_in_a_local(bot):
+    """What a seat chose itself is not imagined afresh: recalling it is right every time."""
+    assert _returns(RECALL, [bot, "random"])[0] == 20
+
+
+def test_a_choice_the_rules_announce_is_kept_by_the_bots():
+    assert _rate(ANNOUNCED, "greedy", games=20) == 1.0
+
+
+def test_the_compiler_says_which_frame_locals_hold_whose_secret():
+    """``Program.frame_secrets``: at the guess, the hidden number (the local ``n``) is the secret
+    of the seat held in the frame's local ``p``, and can be 0 or 3; announced, it is no secret."""
+    g = load_game_text(textwrap.dedent(RECALL), 2, path="guess.rules")
+    s = g.new_initial_state(seed=1)
+    s.apply_action("hide 3")
+    proc, label, locals_ = s.frames[-1]
+    (i, knowers, values), = g.program.frame_secrets[proc][label]
+    assert locals_[i] == 3 and values == (0, 3)
+    (k,) = knowers
+    assert k[0] == "at" and locals_[k[1]] == 0         # player 1, held in the local p
+    g = load_game_text(textwrap.dedent(ANNOUNCED), 2, path="guess.rules")
+    assert not any(g.program.frame_secrets)
+
+
+def test_resampling_for_the_seat_that_chose_keeps_the_value_and_for_another_draws_it():
+    import random
+    from interpreter.observe import resample
+    g = load_game_text(textwrap.dedent(NUMBER_IN_A_LOCAL), 2, path="guess.rules")
+    s = g.new_initial_state(seed=1)
+    s.apply_action("hide 3")
+    proc, label, _ = s.frames[-1]
+    (i, _, _), = g.program.frame_secrets[proc][label]
+    rng = random.Random(5)
+    assert {resample(s, 1, rng, redraw=True).frames[-1][2][i] for _ in range(40)} == {0, 3}
+    assert {resample(s, 0, rng, redraw=True).frames[-1][2][i] for _ in range(10)} == {3}
+    assert {resample(s, 1, rng).frames[-1][2][i] for _ in range(10)} == {3}    # twins: not redrawn
+    assert s.frames[-1][2][i] == 3                       # the state itself is untouched
