@@ -389,6 +389,8 @@ class StateDecl(Decl):
     type: TypeRef
     default: Expr | None
     visibility: str
+    low: Expr | None = None     # 'from LOW to HIGH': the whole numbers a number may hold
+    high: Expr | None = None
 
     @property
     def key(self):   # a team's value may share its name with a player's (team and player 'tricks')

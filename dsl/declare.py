@@ -13,6 +13,8 @@ from .runtime import _value_key
 from .scope import Scope
 from .teams import TEAM_BUILTINS
 
+MAX_BOUNDED = 10_000        # a bounded number holds at most this many values plus one
+
 
 class Declarations:
     """Mixed into the compiler (``dsl.compiler``): the declarations of a rules file."""
@@ -280,7 +282,32 @@ class Declarations:
                 self.err(f"there is no player {init + 1} with {self.N} players", s.default.pos)
         else:
             init = self._zero(t)
-        table[s.name] = (len(table), VarInfo(s.name, t, s.visibility, init))
+        table[s.name] = (len(table), VarInfo(s.name, t, s.visibility, init, bounds=self._bounds(s, t, init)))
+
+    def _bounds(self, s: A.StateDecl, t: str, init):
+        """A number's declared bounds ('from 0 to 4'), checked: what the bots imagine another seat's
+        value among, and what ``rulesrun check`` holds the value to."""
+        if s.low is None:
+            return None
+        if t != T.NUMBER:
+            self.err(f"only a number has bounds, and '{s.name}' is a {T.describe(t)}", s.low.pos,
+                     "remove 'from ... to ...'")
+        bounds = []
+        for e in (s.low, s.high):
+            v, bt = self._value(e)
+            if bt != T.NUMBER or v is None:
+                self.err(f"a bound must be a number known before the game, but this is a {T.describe(bt)}", e.pos)
+            bounds.append(v)
+        low, high = bounds
+        if low > high:
+            self.err(f"the bounds of '{s.name}' are the wrong way round: {low} is more than {high}", s.low.pos)
+        if high - low > MAX_BOUNDED:
+            self.err(f"'{s.name}' may hold {high - low + 1:,} numbers: bounds are for at most "
+                     f"{MAX_BOUNDED + 1:,}", s.low.pos, "leave the bounds out: the value is then kept as it is")
+        if init is not None and not low <= init <= high:     # (none: not set yet)
+            self.err(f"the starting value of '{s.name}', {init}, is not from {low} to {high}",
+                     (s.default or s.low).pos)
+        return low, high
 
     def _zero(self, t: str):
         if t == T.NUMBER:

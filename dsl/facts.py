@@ -121,6 +121,8 @@ def domains(bodies: list, variables: dict, kinds: dict, players: int, teams: int
             dom = set(range(players)) | ({None} if info.initial is None else set())
         elif typ == T.TEAM:
             dom = set(range(teams)) | ({None} if info.initial is None else set())
+        elif info.bounds is not None:       # a number worked out by arithmetic, declared 'from A to B'
+            dom = set(range(info.bounds[0], info.bounds[1] + 1)) | ({None} if info.initial is None else set())
         else:
             dom = None
         out[key] = UNKNOWN if dom is None else tuple(sorted(dom, key=_order))

@@ -263,9 +263,9 @@ class _Builder(Transformer):
         return A.ZoneDecl(pos=self._pos(meta), name=str(c[0]), per_player=bool(c[1]), visibility=c[2])
 
     def state_decl(self, meta, c):
-        owner, name, typ, default, vis = c
+        owner, name, typ, default, low, high, vis = c
         return A.StateDecl(pos=self._pos(meta), owner=owner, name=str(name), type=typ, default=default,
-                           visibility=vis or "public")
+                           visibility=vis or "public", low=low, high=high)
 
     def const_decl(self, meta, c):
         return A.ConstDecl(pos=self._pos(meta), name=str(c[0]), expr=c[1])

@@ -94,6 +94,7 @@ class VarInfo:
     visibility: str
     initial: Any
     domain: tuple | None = None   # every value it can hold, where the compiler knows (dsl.facts)
+    bounds: tuple | None = None   # (low, high) of a number declared 'from LOW to HIGH'
 
 
 @attrs.define

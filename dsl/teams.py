@@ -89,11 +89,12 @@ class Teams:
         if s.default is not None:
             init, dt = self._value(s.default)
             self._expect(dt, t, s.default.pos, f"the starting value of '{s.name}'")
+        bounds = self._bounds(s, t, init)
         base = len(self.globals)
         for shown in self.team_names:
             key = f"{s.name} of {shown}"     # never a name in the file (it has spaces)
-            self.globals[key] = (len(self.globals), VarInfo(key, t, "public", init))
-        self.tvars[s.name] = (base, VarInfo(s.name, t, "public", init))
+            self.globals[key] = (len(self.globals), VarInfo(key, t, "public", init, bounds=bounds))
+        self.tvars[s.name] = (base, VarInfo(s.name, t, "public", init, bounds=bounds))
 
     def _team_type(self, tr) -> str:
         if not self.team_names:

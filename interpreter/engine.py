@@ -560,8 +560,20 @@ class State:
         return v
 
     def check_invariants(self) -> list[str]:
-        """The texts of the file's invariants that do not hold in this state."""
-        return [text for text, fn in self._prog.invariants if not fn(self)]
+        """The texts of the file's invariants that do not hold in this state, and of each number
+        declared ``from LOW to HIGH`` that holds a number outside its bounds."""
+        broken = [text for text, fn in self._prog.invariants if not fn(self)]
+        prog = self._prog
+        rows = [(info, [v], None) for info, v in zip(prog.globals, self.g) if info.bounds]
+        rows += [(info, row, prog.player_names) for info, row in zip(prog.player_vars, self.pv) if info.bounds]
+        rows += [(info, row, prog.card_names) for info, row in zip(prog.card_vars, self.cv) if info.bounds]
+        for info, row, names in rows:
+            low, high = info.bounds
+            for k, v in enumerate(row):
+                if v is not None and not (isinstance(v, int) and low <= v <= high):     # (none: not set yet)
+                    whose = f"{names[k]}'s {info.name}" if names else "it"
+                    broken.append(f"'{info.name}' is from {low} to {high} ({whose} is {v})")
+        return broken
 
     # ── copies, equality, serialisation ────────────────────────────────────
     def clone(self) -> "State":

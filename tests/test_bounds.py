@@ -1,0 +1,129 @@
+"""A number declared with bounds (``player state reds: number = 0 from 0 to 2, owner``): what a bot
+imagines another seat's secret number among, and what ``rulesrun check`` holds the number to.
+"""
+from __future__ import annotations
+
+import io
+import textwrap
+
+import pytest
+
+from dsl import RulesError
+from dsl.format import format_text
+from interpreter import load_game_text
+from interpreter.agents import make_agent
+from interpreter.checking import run_check
+
+DECK = """
+game "Guess"
+players 2
+kind Suit: Red, Blue
+cards:
+    suit: Suit
+    rank: number
+    shown as "{suit} {rank}"
+    for suit in Suit, rank in 1 to 3
+zone deck: facedown
+zone hand per player: owner
+player state points: number = 0
+score(p) = p.points
+"""
+
+# Player 1's count of red cards is worked out by arithmetic from a hand player 2 cannot see: without
+# bounds no one knows what else it could be, so a bot's copies keep the real count.
+COUNT = DECK + """
+player state reds: number = 0BOUNDS, owner
+flow:
+    shuffle deck
+    deal 2 from deck to hand
+    (player 1).reds = count(c in (player 1).hand where c.suit == Red)
+    player 2 chooses g from 0 to 2 as "guess"
+    if g == (player 1).reds:
+        (player 2).points += 1
+"""
+
+
+def _game(bounds: str):
+    return load_game_text(textwrap.dedent(COUNT.replace("BOUNDS", bounds)), 2, path="guess.rules")
+
+
+def _rate(bounds: str, bot: str, games: int = 40) -> float:
+    g = _game(bounds)
+    right = 0
+    for seed in range(games):
+        s = g.new_initial_state(seed=seed)
+        seats = [make_agent("random", seed + 1000), make_agent(bot, seed)]
+        while not s.is_terminal():
+            s.apply_action(seats[s.current_player()].choose(s))
+        right += s.returns()[1] > 0
+    return right / games
+
+
+def test_the_bounds_are_the_values_a_number_worked_out_by_arithmetic_can_hold():
+    reds = next(v for v in _game(" from 0 to 2").program.player_vars if v.name == "reds")
+    assert reds.bounds == (0, 2) and reds.domain == (0, 1, 2)
+    reds = next(v for v in _game("").program.player_vars if v.name == "reds")
+    assert reds.bounds is None and reds.domain is None
+
+
+@pytest.mark.parametrize("bot", ["greedy", "ismcts:30"])
+def test_with_bounds_a_bot_imagines_another_seats_secret_number(bot):
+    assert _rate("", bot) == 1.0                   # the real count stays in its copies: it always knows
+    assert 0.2 <= _rate(" from 0 to 2", bot) <= 0.8
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("player state reds: yes/no = no from 0 to 2, owner", "only a number has bounds, and 'reds' is a yes/no"),
+    ("player state reds: number = 5 from 0 to 2, owner", "the starting value of 'reds', 5, is not from 0 to 2"),
+    ("player state reds: number = 0 from 3 to 2, owner", "are the wrong way round: 3 is more than 2"),
+    ("player state reds: number = 0 from 0 to 100000, owner", "'reds' may hold 100,001 numbers"),
+    ("player state reds: number = 0 from 0 to Red, owner", "a bound must be a number"),
+])
+def test_bad_bounds_are_rules_errors_at_the_place(bad, message):
+    text = textwrap.dedent(COUNT.replace("BOUNDS", " from 0 to 2")).replace(
+        "player state reds: number = 0 from 0 to 2, owner", bad)
+    with pytest.raises(RulesError) as e:
+        load_game_text(text, 2, path="guess.rules")
+    assert message in str(e.value)
+    assert e.value.pos.line == text.splitlines().index(bad) + 1
+
+
+def test_fmt_keeps_the_bounds():
+    text = textwrap.dedent(COUNT.replace("BOUNDS", " from 0 to 2")).replace("from 0 to 2", "from  0  to 2")
+    out = format_text(text, "guess.rules")
+    assert "player state reds: number = 0 from 0 to 2, owner" in out
+
+
+COUNT_ONLY = DECK + """
+player state reds: number = 0 from 0 to 1, owner
+flow:
+    shuffle deck
+    deal 2 from deck to hand
+    for p in players:
+        p.reds = count(c in p.hand where c.suit == Red)
+    player 1 chooses g from [1, 2] as "pick"
+"""
+
+
+def test_check_finds_a_number_outside_its_bounds(tmp_path):
+    """The rules may set any number: ``rulesrun check`` holds the value to its declared bounds as it
+    holds the file's invariants, and names the seat and the value."""
+    text = textwrap.dedent(COUNT_ONLY)
+    path = tmp_path / "reds.rules"
+    path.write_text(text)
+    out = io.StringIO()
+    assert run_check(str(path), games=20, out=out, err=io.StringIO()) == 1
+    assert "the file's own invariants hold at every step" in out.getvalue()
+    assert "'reds' is from 0 to 1 (Player " in out.getvalue() and "'s reds is 2)" in out.getvalue()
+    path.write_text(text.replace("from 0 to 1", "from 0 to 2"))
+    out = io.StringIO()
+    assert run_check(str(path), games=20, out=out, err=io.StringIO()) == 0, out.getvalue()
+
+
+def test_a_bounded_number_may_start_as_none():
+    """``none`` (not set yet) is within any bounds, and a bot may imagine it too."""
+    text = textwrap.dedent(COUNT.replace("BOUNDS", " from 0 to 2")).replace("number = 0 from", "number = none from")
+    g = load_game_text(text, 2, path="guess.rules")
+    reds = next(v for v in g.program.player_vars if v.name == "reds")
+    assert reds.domain == (0, 1, 2, None)
+    assert g.new_initial_state(seed=1).check_invariants() == []
