@@ -334,7 +334,8 @@ class Rulebook:
             if not states:
                 continue
             self.h(3, heading)
-            rows = [[f"**{words(s.name)}**", _type(s.type),
+            rows = [[f"**{words(s.name)}**", _type(s.type) + (
+                        "" if s.low is None else f" from {self.en.expr(s.low)} to {self.en.expr(s.high)}"),
                      self.en.expr(s.default) if s.default is not None else "—",
                      _VALUE_SEES.get(s.visibility, s.visibility), self.trailing.get(s.pos.line, "")] for s in states]
             self.blocks.append(("table", ["name", "what", "at the start", "who sees it", "note"], rows))

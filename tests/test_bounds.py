@@ -127,3 +127,11 @@ def test_a_bounded_number_may_start_as_none():
     reds = next(v for v in g.program.player_vars if v.name == "reds")
     assert reds.domain == (0, 1, 2, None)
     assert g.new_initial_state(seed=1).check_invariants() == []
+
+
+def test_the_rulebook_shows_the_bounds(tmp_path):
+    from interpreter.rulebook import Rulebook
+    from interpreter.rulebook_render import to_markdown
+    path = tmp_path / "guess.rules"
+    path.write_text(textwrap.dedent(COUNT.replace("BOUNDS", " from 0 to 2")))
+    assert "| **reds** | number from 0 to 2 | 0 | only that player |" in to_markdown(Rulebook(str(path)).blocks)
