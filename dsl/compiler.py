@@ -188,6 +188,10 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         for key, dom in facts.domains(self.ir_bodies, variables, self.kinds, self.N, len(self.team_names)).items():
             # what holds no secret (a hidden flag worked out from public play) is never redrawn
             variables[key].domain = dom if key in secret else None
+        kept_secrets = [f"{'player ' if part == 'pv' else 'card ' if part == 'cv' else ''}state '{v.name}'"
+                         for (part, _), v in sorted(variables.items(), key=lambda kv: (kv[0][0] != "g", kv[0]))
+                         if (part, _) in secret and v.domain is None and " of " not in v.name
+                         and v.type != T.CARD and not (T.is_list(v.type) and T.elem(v.type) == T.CARD)]
         frame_secrets = facts.frame_secrets(infoflow.frame_secrets(self), self.ir_procs, self.frame_types,
                                             self.kinds, self.N, len(self.team_names))
 
@@ -201,7 +205,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
             procs=self.procs, code=self.gen, proc_names=self.proc_names, proc_nslots=self.proc_nslots,
             decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
             heuristic=heuristic, frame_types=[self.frame_types.get(i, {}) for i in range(len(self.procs))],
-            frame_secrets=[frame_secrets.get(i, {}) for i in range(len(self.procs))],
+            frame_secrets=[frame_secrets.get(i, {}) for i in range(len(self.procs))], kept_secrets=kept_secrets,
             invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
             min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined,
             params=params, param_info=self.param_info, **self._team_fields())

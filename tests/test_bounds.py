@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,8 @@ from dsl.format import format_text
 from interpreter import load_game_text
 from interpreter.agents import make_agent
 from interpreter.checking import run_check
+
+ROOT = Path(__file__).resolve().parent.parent
 
 DECK = """
 game "Guess"
@@ -135,3 +138,22 @@ def test_the_rulebook_shows_the_bounds(tmp_path):
     path = tmp_path / "guess.rules"
     path.write_text(textwrap.dedent(COUNT.replace("BOUNDS", " from 0 to 2")))
     assert "| **reds** | number from 0 to 2 | 0 | only that player |" in to_markdown(Rulebook(str(path)).blocks)
+
+
+def test_check_names_a_secret_number_the_bots_cannot_imagine(tmp_path):
+    """Without bounds the bots' copies keep the count's real value: ``rulesrun check`` says so, and
+    what to write; with bounds it says nothing. No shipped game or example is named (Whist's honours
+    have bounds)."""
+    text = textwrap.dedent(COUNT_ONLY).replace(" from 0 to 1", "")
+    path = tmp_path / "reds.rules"
+    path.write_text(text)
+    out = io.StringIO()
+    assert run_check(str(path), games=5, out=out, err=io.StringIO()) == 0
+    assert "note: the bots' copies keep the real value of player state 'reds'" in out.getvalue()
+    assert "'number = 0 from 0 to 4'" in out.getvalue()
+    path.write_text(text.replace("number = 0, owner", "number = 0 from 0 to 2, owner"))
+    out = io.StringIO()
+    assert run_check(str(path), games=5, out=out, err=io.StringIO()) == 0
+    assert "note:" not in out.getvalue()
+    from interpreter import load_game
+    assert load_game(str(ROOT / "examples" / "whist.rules"), 4).program.kept_secrets == []

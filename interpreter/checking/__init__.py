@@ -60,7 +60,8 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
         from .exhaustive import run_exhaustive
         return run_exhaustive(path, players, variants, max_states, max_steps, out, err, seed, allow_leaks, params)
     rules = parse_file(path)
-    configs = configurations(path, players, list(variants), rules, allow_leaks, params)
+    kept: dict = {}
+    configs = configurations(path, players, list(variants), rules, allow_leaks, params, kept=kept)
     tty = hasattr(err, "isatty") and err.isatty()
     start = time.perf_counter()
     totals = {k: 0 for k in PROPERTIES}
@@ -122,6 +123,11 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
             print(f"  - {text} ({totals[k]:,} checks)", file=out)
         else:   # holding vacuously is not holding: say so
             print(f"  - NOT TESTED: {text} (no step of these games could test it)", file=out)
+    for what in kept:
+        print(f"note: the bots' copies keep the real value of {what}: it holds a secret, but the compiler "
+              f"cannot list the values it could hold (a number worked out by arithmetic?), so a bot knows "
+              f"it — declare its bounds ('number = 0 from 0 to 4', docs/language.md 2.6) to have it imagined",
+              file=out)
     if total_cov is None:
         return 0
     print(total_cov.summary_line(), file=out)

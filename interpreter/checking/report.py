@@ -30,9 +30,10 @@ def _text(value) -> str:
 
 
 def configurations(path: str, players, variants: list[str], rules=None, allow_leaks: bool = False,
-                   params: dict | None = None, bounds: bool = True) -> list[Config]:
+                   params: dict | None = None, bounds: bool = True, kept: dict | None = None) -> list[Config]:
     """Each player count (or ``players``) with no variant and with each named variant on its own
-    (or ``variants``), all with ``params``; then, with ``bounds``, the parameters' edge values."""
+    (or ``variants``), all with ``params``; then, with ``bounds``, the parameters' edge values.
+    ``kept`` (a dict, if given) collects the secrets a bot's copies keep (``Program.kept_secrets``)."""
     rules = rules if rules is not None else parse_file(path)
     decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
     if decl is None:
@@ -57,6 +58,8 @@ def configurations(path: str, players, variants: list[str], rules=None, allow_le
                     continue  # a count only some variants allow
                 raise
             program = program or compiled
+            if kept is not None:
+                kept.update(dict.fromkeys(compiled.kept_secrets))
             out.append(Config(n, vs, dict(params or {})))
     if out and bounds:
         out += _bounds(rules, out[0], program.param_info, allow_leaks)
