@@ -398,10 +398,12 @@ class FrameSecrets(InfoFlow):
         if not any(x[0] == "zone" and len(x) == 3 for x in t):
             return t
         info = self._zone_of(zone_expr)
-        if isinstance(zone_expr, ast.BinOp):
+        if info is None or info.visibility != "owner":
+            who = None              # a facedown or hidden zone: nobody sees its cards, its owner neither
+        elif isinstance(zone_expr, ast.BinOp):
             who = _knower(zone_expr.right)
         else:
-            who = None if info is None or info.owner is None else ("seat", info.owner)
+            who = None if info.owner is None else ("seat", info.owner)
         return frozenset(x + (who,) if len(x) == 3 else x for x in t)
 
     def expr(self, n, env):

@@ -220,3 +220,24 @@ def test_resampling_for_the_seat_that_chose_keeps_the_value_and_for_another_draw
     assert {resample(s, 0, rng, redraw=True).frames[-1][2][i] for _ in range(10)} == {3}
     assert {resample(s, 1, rng).frames[-1][2][i] for _ in range(10)} == {3}    # twins: not redrawn
     assert s.frames[-1][2][i] == 3                       # the state itself is untouched
+
+
+# A card in a facedown zone of one's own is seen by nobody, its owner neither: a suit worked out
+# from it is imagined by every seat.
+OWN_FACEDOWN = DECK + """
+zone stash per player: facedown
+flow:
+    shuffle deck
+    move top(deck) to (player 1).stash
+    let p = player 1
+    let s = top(p.stash).suit
+    player 2 chooses g from Suit as "guess"
+    p chooses r from Suit as "recall"
+    if r == s:
+        p.points += 1
+"""
+
+
+def test_a_value_from_a_facedown_zone_of_ones_own_is_imagined_too():
+    right = _returns(OWN_FACEDOWN, ["ismcts:30", "random"], games=40)[0]
+    assert 8 <= right <= 32, f"player 1 named the suit of its facedown card {right} times of 40"
