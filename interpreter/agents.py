@@ -42,16 +42,22 @@ class Memory:
     A chance event (a shuffle — the engine records that one happened, which everybody at the
     table sees; not its order, which this class never reads) may put any card anywhere, so the
     memory then restarts from what the seat sees now. Only the seat's own views and the public
-    announcements are read; never another seat's decision texts nor the order of a shuffle."""
+    announcements are read; never another seat's decision texts nor the order of a shuffle.
+
+    Where each card is believed to be (``known.where``: card -> zone) is where the seat last saw
+    it, or where it went when it left a place the seat sees or was named in an announcement (the
+    trick gathered into a pile, a card passed to a neighbour). A card that then moves on between
+    places the seat does not see (passed on again, secretly) is still believed where it was: the
+    bots imagine it there (``observe.resample``), never where it really went."""
 
     def __init__(self, seat: int | None = None):
         self.seat = seat
         self.game = None
-        self.known: set[int] = set()
+        self.known: Known = Known()
         self.ann = None
         self.steps = None       # the history (its newest link) at the last update
 
-    def update(self, state, seat: int | None = None) -> set[int]:
+    def update(self, state, seat: int | None = None) -> "Known":
         seat = self.seat if seat is None else seat
         key = (id(state._prog), state.seed)
         new_cards = None
@@ -59,15 +65,41 @@ class Memory:
             new = _steps_since(state.steps, self.steps)     # None: that history is not this one's past
             if new is not None and all(isinstance(h, str) for h in new):   # no chance event since
                 new_cards = _announced_since(state, self.ann, seat)
+        seen = visible_cards(state, seat)
+        loc = state.loc
         if new_cards is None:  # a new game, a shuffle, or a past we cannot line up: start afresh
-            self.known = set(visible_cards(state, seat))
+            self.known = Known(seen)
+            self.known.where = {c: loc[c] for c in seen}
         else:
-            self.known |= visible_cards(state, seat)
-            self.known |= new_cards
+            known, where = self.known, self.known.where
+            shown = _shown_zones(state, seat)
+            for c in known:     # gone from a place the seat sees: followed to where it went, once
+                if c not in seen and where.get(c) in shown:
+                    where[c] = loc[c]
+            for c in new_cards:     # named in an announcement: followed to where it went, once
+                where[c] = loc[c]
+            for c in seen:
+                where[c] = loc[c]
+            known |= seen
+            known |= new_cards
         self.game = key
         self.ann = state.ann
         self.steps = state.steps
         return self.known
+
+
+class Known(set):
+    """The cards a seat remembers (a set), with ``where`` each is believed to be (card -> zone)."""
+
+    def __init__(self, cards=()):
+        super().__init__(cards)
+        self.where: dict = {}
+
+
+def _shown_zones(state, seat: int) -> set:
+    """The zones whose cards ``seat`` sees."""
+    return {zi for zi, info in enumerate(state._prog.zones)
+            if info.visibility == "public" or (info.visibility == "owner" and info.owner == seat)}
 
 
 def _steps_since(steps, since) -> list | None:

@@ -203,12 +203,22 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
     the same permutation, by the types the compiler records for each frame. With ``redraw`` (the
     bots), what the seat cannot see is drawn again too: hidden values from the values the compiler
     says they can hold (``VarInfo.domain``), and the cards of ``hidden`` zones, whose counts the
-    seat does not see either, dealt among those zones at random."""
-    hidden = [c for c in hidden_cards(state, seat) if c not in known]
-    shuffled = hidden[:]
-    rng.shuffle(shuffled)
-    pi = dict(zip(hidden, shuffled))
+    seat does not see either, dealt among those zones at random.
+
+    ``known`` may say where the seat believes each card it remembers is (``known.where``, card ->
+    zone: ``interpreter.agents.Known``). A card believed where it really is keeps its place; one
+    believed in another zone the seat cannot see (it moved on there in secret) is put there in the
+    copy, in the place of a card the seat does not know, and never left where it really is."""
     prog = state._prog
+    fixed, displaced = _beliefs(state, seat, known)
+    hidden = [c for c in hidden_cards(state, seat) if c not in fixed]
+    if displaced:       # the cards the zones hold, and the cards everything else names
+        in_zones, pi = _placing(state, hidden, displaced, rng)
+    else:
+        shuffled = hidden[:]
+        rng.shuffle(shuffled)
+        in_zones = pi = dict(zip(hidden, shuffled))
+    known = fixed
     if not pi:
         S = state.clone()
         S.rng = rng.getrandbits(62)
@@ -236,7 +246,7 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
             return v if v.__class__ is str else relabel(typ[7:], v)     # (only cards are relabelled)
         return v
 
-    S.z = [[card(c) for c in z] for z in S.z]
+    S.z = [[in_zones.get(c, c) for c in z] for z in S.z]
     if redraw:
         _redeal_hidden_zones(S, prog, known, rng)
     for zi, z in enumerate(S.z):
@@ -265,6 +275,52 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
         return S
     S.ann = _relabel_log(S.ann, prog, pi, relabel)
     return S
+
+
+def _beliefs(state, seat: int, known) -> tuple:
+    """(the remembered cards that stay where they are, [(card, zone)] the ones believed in another
+    zone the seat cannot see, sorted). Without beliefs (a plain set), every remembered card stays."""
+    where = getattr(known, "where", None)
+    if not where:
+        return known, []
+    loc, zones = state.loc, state._prog.zones
+    fixed, displaced = set(), []
+    for c in known:
+        z = where.get(c)
+        if z is None or z == loc[c]:
+            fixed.add(c)
+        elif zones[z].visibility in ("owner", "facedown") and zones[z].owner != seat:
+            displaced.append((c, z))
+        # (believed somewhere it cannot be: the card is one the seat does not know)
+    return fixed, sorted(displaced)
+
+
+def _placing(state, hidden: list, displaced: list, rng) -> tuple:
+    """For the cards in ``hidden`` (the seat neither sees nor keeps them where they are, in the
+    order they lie): ({card: the card that lies in its place in the copy}, {card: the card it is
+    named as in the copy}). Each card of ``displaced`` lies in its believed zone, in the place of
+    another card there, and keeps its name; the rest are dealt at random into the other places and
+    named by the place they lie in (a card that gave up its place to a believed one is named by
+    the place the believed one really holds)."""
+    slots = [(state.loc[c], c) for c in hidden]
+    moved = {card for card, _ in displaced}
+    claimed: dict = {}
+    placed = set()
+    for card, zone in displaced:
+        for i, (zi, c) in enumerate(slots):
+            if zi == zone and i not in claimed and c not in moved:
+                claimed[i] = card
+                placed.add(card)
+                break               # (no room left there: the card is dealt with the others)
+    pool = [c for c in hidden if c not in placed]
+    rng.shuffle(pool)
+    rest = iter(pool)
+    in_zones = {c: claimed[i] if i in claimed else next(rest) for i, (_, c) in enumerate(slots)}
+    names = dict(in_zones)
+    for i, card in claimed.items():
+        gave_up = slots[i][1]
+        names[gave_up], names[card] = in_zones[card], card
+    return in_zones, names
 
 
 def _names_cards(typ: str) -> bool:

@@ -241,3 +241,75 @@ flow:
 def test_a_value_from_a_facedown_zone_of_ones_own_is_imagined_too():
     right = _returns(OWN_FACEDOWN, ["ismcts:30", "random"], games=40)[0]
     assert 8 <= right <= 32, f"player 1 named the suit of its facedown card {right} times of 40"
+
+
+# Player 1 gives a card to player 2 (and is told which), then player 2 passes one of its two cards
+# on to player 3, in secret. Player 1 may believe its card is still with player 2 — it cannot know
+# whether it was passed on.
+PASSED_ON = """
+game "Pass on"
+players 3
+kind Suit: Red, Blue
+cards:
+    suit: Suit
+    rank: number
+    shown as "{suit} {rank}"
+    for suit in Suit, rank in 1 to 3
+zone deck: facedown
+zone hand per player: owner
+player state points: number = 0
+score(p) = p.points
+flow:
+    shuffle deck
+    deal 1 from deck to hand
+    player 1 chooses c from (player 1).hand as "give"
+    move c to (player 2).hand
+    announce to player 1 "You give {c} to Player 2."
+    player 1 chooses r from ["go on", "wait"] as "ready"
+    player 2 chooses d from (player 2).hand as "pass on"
+    move d to (player 3).hand
+    player 1 chooses g from ["Player 2", "Player 3"] as "who holds it?"
+    if g == "Player 2" and any(x in (player 2).hand where x == c) or g == "Player 3" and any(x in (player 3).hand where x == c):
+        (player 1).points += 1
+"""
+
+
+@pytest.mark.parametrize("bot", ["greedy", "ismcts:30"])
+def test_a_card_passed_on_in_secret_is_believed_where_the_seat_saw_it_go(bot):
+    """Player 2 keeps the given card half the time: a bot that followed it would be right every time."""
+    g = load_game_text(textwrap.dedent(PASSED_ON), 3, path="pass.rules", allow_leaks=True)
+    right = 0
+    for seed in range(40):
+        s = g.new_initial_state(seed=seed)
+        seats = [make_agent(bot, seed), make_agent("random", seed + 1000), make_agent("random", seed + 2000)]
+        while not s.is_terminal():
+            s.apply_action(seats[s.current_player()].choose(s))
+        right += s.returns()[0] > 0
+    assert 8 <= right <= 32, f"{bot} knew where its card went {right} times of 40"
+
+
+def test_the_copy_is_the_same_whether_the_card_was_passed_on_or_kept():
+    """Two games alike to player 1 but for player 2's secret choice give player 1 the same copies,
+    its card in player 2's hand in both (``Memory``'s beliefs, ``observe.resample``)."""
+    import random
+    from interpreter.agents import Memory, determinise
+    from interpreter.observe import observe
+    g = load_game_text(textwrap.dedent(PASSED_ON), 3, path="pass.rules", allow_leaks=True)
+    for seed in range(4):
+        worlds = []
+        for passed in (0, 1):
+            s = g.new_initial_state(seed=seed)
+            memory = Memory(0)
+            memory.update(s)
+            s.apply_action(0)               # give
+            memory.update(s)
+            s.apply_action(0)               # ready
+            s.apply_action(passed)          # player 2 passes the given card, or its own
+            worlds.append((s, memory.update(s)))
+        (a, ka), (b, kb) = worlds
+        given = next(iter(ka.where.keys() - set(a.z[a._prog.families["hand"]])))
+        assert observe(a, 0) == observe(b, 0) and ka.where == kb.where
+        assert {a.loc[given], b.loc[given]} == {a._prog.families["hand"] + 1, a._prog.families["hand"] + 2}
+        da, db = determinise(a, 0, random.Random(7), ka), determinise(b, 0, random.Random(7), kb)
+        assert da == db
+        assert da.loc[given] == a._prog.families["hand"] + 1        # with player 2, where it was given
