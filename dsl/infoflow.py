@@ -320,8 +320,7 @@ class InfoFlow:
     # ── the whole program ─────────────────────────────────────────────────
     def run(self) -> list:
         for _ in range(12):              # arguments flow into procedures, values into state: until settled
-            self.changed = False
-            self.found = []
+            self._new_round()
             for ref, (params, body) in self.procs.items():
                 self.cur = ref
                 env = {p.key(): self.param_taint.get((ref, i), NONE) for i, p in enumerate(params)}
@@ -329,6 +328,10 @@ class InfoFlow:
             if not self.changed:
                 break
         return self.found
+
+    def _new_round(self):
+        self.changed = False
+        self.found = []
 
 
 def _state_read(node):
@@ -392,6 +395,10 @@ class FrameSecrets(InfoFlow):
 
     def _found(self, err):
         pass
+
+    def _new_round(self):
+        super()._new_round()
+        self.at_stops = {}          # what the last round (the settled one) saw at each stop
 
     def _zone_cards(self, zone_expr, env):
         t = super()._zone_cards(zone_expr, env)
@@ -518,13 +525,5 @@ def frame_secrets(comp) -> dict:
     frame keeps over a stop that hold what some seat does not see; each secret (kind, key, text,
     knower)."""
     flow = FrameSecrets(comp)
-    for _ in range(12):
-        flow.changed = False
-        flow.at_stops = {}
-        for ref, (params, body) in flow.procs.items():
-            flow.cur = ref
-            env = {p.key(): flow.param_taint.get((ref, i), NONE) for i, p in enumerate(params)}
-            flow._flush(flow.block(body, env))
-        if not flow.changed:
-            break
+    flow.run()
     return flow.at_stops

@@ -89,3 +89,17 @@ def small_game(title: str, players: int, rest: str) -> str:
     """A rules text for tests of the compiler: twelve cards (Red and Blue, 1 to 6), a deck, a
     pile and a hand each; ``rest`` (indented as it likes) holds the state, procedures and flow."""
     return f'game "{title}"\nplayers {players}\n{SMALL_CARDS}' + textwrap.dedent(rest)
+
+
+def wins(game, seats: list, games: int = 40) -> list:
+    """How many of ``games`` seeded games (seeds 0, 1, ...) of a loaded ``game`` each seat ends with
+    a positive return, seat i played by ``make_agent(seats[i], seed + 1000 * i)``."""
+    from interpreter.agents import make_agent
+    total = [0] * len(seats)
+    for seed in range(games):
+        s = game.new_initial_state(seed=seed)
+        bots = [make_agent(kind, seed + 1000 * i) for i, kind in enumerate(seats)]
+        while not s.is_terminal():
+            s.apply_action(bots[s.current_player()].choose(s))
+        total = [t + (r > 0) for t, r in zip(total, s.returns())]
+    return total

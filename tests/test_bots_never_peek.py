@@ -13,6 +13,7 @@ import pytest
 
 from interpreter import load_game_text
 from interpreter.agents import make_agent
+from tests.support import small_game, wins
 
 DECK = """
 game "Guess"
@@ -171,15 +172,7 @@ def test_a_value_the_rules_reveal_is_kept_by_the_bots():
 
 
 def _returns(rules: str, seats: list, games: int = 20) -> list:
-    g = load_game_text(textwrap.dedent(rules), 2, path="guess.rules")
-    total = [0, 0]
-    for seed in range(games):
-        s = g.new_initial_state(seed=seed)
-        bots = [make_agent(b, seed + 100 * i) for i, b in enumerate(seats)]
-        while not s.is_terminal():
-            s.apply_action(bots[s.current_player()].choose(s))
-        total = [t + (r > 0) for t, r in zip(total, s.returns())]
-    return total
+    return wins(load_game_text(textwrap.dedent(rules), 2, path="guess.rules"), seats, games)
 
 
 @pytest.mark.parametrize("bot", ["greedy", "ismcts:30"])
@@ -246,45 +239,29 @@ def test_a_value_from_a_facedown_zone_of_ones_own_is_imagined_too():
 # Player 1 gives a card to player 2 (and is told which), then player 2 passes one of its two cards
 # on to player 3, in secret. Player 1 may believe its card is still with player 2 — it cannot know
 # whether it was passed on.
-PASSED_ON = """
-game "Pass on"
-players 3
-kind Suit: Red, Blue
-cards:
-    suit: Suit
-    rank: number
-    shown as "{suit} {rank}"
-    for suit in Suit, rank in 1 to 3
-zone deck: facedown
-zone hand per player: owner
-player state points: number = 0
-score(p) = p.points
-flow:
-    shuffle deck
-    deal 1 from deck to hand
-    player 1 chooses c from (player 1).hand as "give"
-    move c to (player 2).hand
-    announce to player 1 "You give {c} to Player 2."
-    player 1 chooses r from ["go on", "wait"] as "ready"
-    player 2 chooses d from (player 2).hand as "pass on"
-    move d to (player 3).hand
-    player 1 chooses g from ["Player 2", "Player 3"] as "who holds it?"
-    if g == "Player 2" and any(x in (player 2).hand where x == c) or g == "Player 3" and any(x in (player 3).hand where x == c):
-        (player 1).points += 1
-"""
+PASSED_ON = small_game("Pass on", 3, """
+    player state points: number = 0
+    score(p) = p.points
+    flow:
+        shuffle deck
+        deal 1 from deck to hand
+        player 1 chooses c from (player 1).hand as "give"
+        move c to (player 2).hand
+        announce to player 1 "You give {c} to Player 2."
+        player 1 chooses r from ["go on", "wait"] as "ready"
+        player 2 chooses d from (player 2).hand as "pass on"
+        move d to (player 3).hand
+        player 1 chooses g from ["Player 2", "Player 3"] as "who holds it?"
+        if g == "Player 2" and any(x in (player 2).hand where x == c) or g == "Player 3" and any(x in (player 3).hand where x == c):
+            (player 1).points += 1
+""")
 
 
 @pytest.mark.parametrize("bot", ["greedy", "ismcts:30"])
 def test_a_card_passed_on_in_secret_is_believed_where_the_seat_saw_it_go(bot):
     """Player 2 keeps the given card half the time: a bot that followed it would be right every time."""
-    g = load_game_text(textwrap.dedent(PASSED_ON), 3, path="pass.rules", allow_leaks=True)
-    right = 0
-    for seed in range(40):
-        s = g.new_initial_state(seed=seed)
-        seats = [make_agent(bot, seed), make_agent("random", seed + 1000), make_agent("random", seed + 2000)]
-        while not s.is_terminal():
-            s.apply_action(seats[s.current_player()].choose(s))
-        right += s.returns()[0] > 0
+    g = load_game_text(PASSED_ON, 3, path="pass.rules", allow_leaks=True)
+    right = wins(g, [bot, "random", "random"])[0]
     assert 8 <= right <= 32, f"{bot} knew where its card went {right} times of 40"
 
 
@@ -294,7 +271,7 @@ def test_the_copy_is_the_same_whether_the_card_was_passed_on_or_kept():
     import random
     from interpreter.agents import Memory, determinise
     from interpreter.observe import observe
-    g = load_game_text(textwrap.dedent(PASSED_ON), 3, path="pass.rules", allow_leaks=True)
+    g = load_game_text(PASSED_ON, 3, path="pass.rules", allow_leaks=True)
     for seed in range(4):
         worlds = []
         for passed in (0, 1):

@@ -4,7 +4,6 @@ imagines another seat's secret number among, and what ``rulesrun check`` holds t
 from __future__ import annotations
 
 import io
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -12,54 +11,33 @@ import pytest
 from dsl import RulesError
 from dsl.format import format_text
 from interpreter import load_game_text
-from interpreter.agents import make_agent
 from interpreter.checking import run_check
+from tests.support import small_game, wins
 
 ROOT = Path(__file__).resolve().parent.parent
 
-DECK = """
-game "Guess"
-players 2
-kind Suit: Red, Blue
-cards:
-    suit: Suit
-    rank: number
-    shown as "{suit} {rank}"
-    for suit in Suit, rank in 1 to 3
-zone deck: facedown
-zone hand per player: owner
-player state points: number = 0
-score(p) = p.points
-"""
-
 # Player 1's count of red cards is worked out by arithmetic from a hand player 2 cannot see: without
 # bounds no one knows what else it could be, so a bot's copies keep the real count.
-COUNT = DECK + """
-player state reds: number = 0BOUNDS, owner
-flow:
-    shuffle deck
-    deal 2 from deck to hand
-    (player 1).reds = count(c in (player 1).hand where c.suit == Red)
-    player 2 chooses g from 0 to 2 as "guess"
-    if g == (player 1).reds:
-        (player 2).points += 1
-"""
+COUNT = small_game("Guess", 2, """
+    player state points: number = 0
+    score(p) = p.points
+    player state reds: number = 0BOUNDS, owner
+    flow:
+        shuffle deck
+        deal 2 from deck to hand
+        (player 1).reds = count(c in (player 1).hand where c.suit == Red)
+        player 2 chooses g from 0 to 2 as "guess"
+        if g == (player 1).reds:
+            (player 2).points += 1
+""")
 
 
 def _game(bounds: str):
-    return load_game_text(textwrap.dedent(COUNT.replace("BOUNDS", bounds)), 2, path="guess.rules")
+    return load_game_text(COUNT.replace("BOUNDS", bounds), 2, path="guess.rules")
 
 
 def _rate(bounds: str, bot: str, games: int = 40) -> float:
-    g = _game(bounds)
-    right = 0
-    for seed in range(games):
-        s = g.new_initial_state(seed=seed)
-        seats = [make_agent("random", seed + 1000), make_agent(bot, seed)]
-        while not s.is_terminal():
-            s.apply_action(seats[s.current_player()].choose(s))
-        right += s.returns()[1] > 0
-    return right / games
+    return wins(_game(bounds), ["random", bot], games)[1] / games
 
 
 def test_the_bounds_are_the_values_a_number_worked_out_by_arithmetic_can_hold():
@@ -83,7 +61,7 @@ def test_with_bounds_a_bot_imagines_another_seats_secret_number(bot):
     ("player state reds: number = 0 from 0 to Red, owner", "a bound must be a number"),
 ])
 def test_bad_bounds_are_rules_errors_at_the_place(bad, message):
-    text = textwrap.dedent(COUNT.replace("BOUNDS", " from 0 to 2")).replace(
+    text = COUNT.replace("BOUNDS", " from 0 to 2").replace(
         "player state reds: number = 0 from 0 to 2, owner", bad)
     with pytest.raises(RulesError) as e:
         load_game_text(text, 2, path="guess.rules")
@@ -92,26 +70,28 @@ def test_bad_bounds_are_rules_errors_at_the_place(bad, message):
 
 
 def test_fmt_keeps_the_bounds():
-    text = textwrap.dedent(COUNT.replace("BOUNDS", " from 0 to 2")).replace("from 0 to 2", "from  0  to 2")
+    text = COUNT.replace("BOUNDS", " from 0 to 2").replace("from 0 to 2", "from  0  to 2")
     out = format_text(text, "guess.rules")
     assert "player state reds: number = 0 from 0 to 2, owner" in out
 
 
-COUNT_ONLY = DECK + """
-player state reds: number = 0 from 0 to 1, owner
-flow:
-    shuffle deck
-    deal 2 from deck to hand
-    for p in players:
-        p.reds = count(c in p.hand where c.suit == Red)
-    player 1 chooses g from [1, 2] as "pick"
-"""
+COUNT_ONLY = small_game("Reds", 2, """
+    player state points: number = 0
+    score(p) = p.points
+    player state reds: number = 0 from 0 to 1, owner
+    flow:
+        shuffle deck
+        deal 2 from deck to hand
+        for p in players:
+            p.reds = count(c in p.hand where c.suit == Red)
+        player 1 chooses g from [1, 2] as "pick"
+""")
 
 
 def test_check_finds_a_number_outside_its_bounds(tmp_path):
     """The rules may set any number: ``rulesrun check`` holds the value to its declared bounds as it
     holds the file's invariants, and names the seat and the value."""
-    text = textwrap.dedent(COUNT_ONLY)
+    text = COUNT_ONLY
     path = tmp_path / "reds.rules"
     path.write_text(text)
     out = io.StringIO()
@@ -125,7 +105,7 @@ def test_check_finds_a_number_outside_its_bounds(tmp_path):
 
 def test_a_bounded_number_may_start_as_none():
     """``none`` (not set yet) is within any bounds, and a bot may imagine it too."""
-    text = textwrap.dedent(COUNT.replace("BOUNDS", " from 0 to 2")).replace("number = 0 from", "number = none from")
+    text = COUNT.replace("BOUNDS", " from 0 to 2").replace("number = 0 from", "number = none from")
     g = load_game_text(text, 2, path="guess.rules")
     reds = next(v for v in g.program.player_vars if v.name == "reds")
     assert reds.domain == (0, 1, 2, None)
@@ -136,7 +116,7 @@ def test_the_rulebook_shows_the_bounds(tmp_path):
     from interpreter.rulebook import Rulebook
     from interpreter.rulebook_render import to_markdown
     path = tmp_path / "guess.rules"
-    path.write_text(textwrap.dedent(COUNT.replace("BOUNDS", " from 0 to 2")))
+    path.write_text(COUNT.replace("BOUNDS", " from 0 to 2"))
     assert "| **reds** | number from 0 to 2 | 0 | only that player |" in to_markdown(Rulebook(str(path)).blocks)
 
 
@@ -144,7 +124,7 @@ def test_check_names_a_secret_number_the_bots_cannot_imagine(tmp_path):
     """Without bounds the bots' copies keep the count's real value: ``rulesrun check`` says so, and
     what to write; with bounds it says nothing. No shipped game or example is named (Whist's honours
     have bounds)."""
-    text = textwrap.dedent(COUNT_ONLY).replace(" from 0 to 1", "")
+    text = COUNT_ONLY.replace(" from 0 to 1", "")
     path = tmp_path / "reds.rules"
     path.write_text(text)
     out = io.StringIO()
