@@ -289,8 +289,8 @@ def _beliefs(state, seat: int, known) -> tuple:
         z = where.get(c)
         if z is None or z == loc[c]:
             fixed.add(c)
-        elif zones[z].visibility in ("owner", "facedown") and zones[z].owner != seat:
-            displaced.append((c, z))
+        elif zones[z].visibility == "facedown" or (zones[z].visibility == "owner" and zones[z].owner != seat):
+            displaced.append((c, z))        # (a facedown zone: unseen even by its owner)
         # (believed somewhere it cannot be: the card is one the seat does not know)
     return fixed, sorted(displaced)
 

@@ -290,3 +290,28 @@ def test_the_copy_is_the_same_whether_the_card_was_passed_on_or_kept():
         da, db = determinise(a, 0, random.Random(7), ka), determinise(b, 0, random.Random(7), kb)
         assert da == db
         assert da.loc[given] == a._prog.families["hand"] + 1        # with player 2, where it was given
+
+
+def test_a_card_believed_in_a_facedown_zone_of_ones_own_is_put_there():
+    """A facedown zone is unseen by its owner too: a card believed there but really elsewhere (out
+    of the seat's sight) is placed there in the copy, like one believed in another seat's hand."""
+    import random
+    from interpreter.agents import Known
+    from interpreter.observe import _beliefs, resample
+    g = load_game_text(small_game("Stash", 2, """
+        zone stash per player: facedown
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            move top(deck) to (player 1).stash
+            player 1 chooses c from ["go on", "wait"] as "ready"
+    """), 2, path="stash.rules")
+    s = g.new_initial_state(seed=3)
+    prog = g.program
+    stash = prog.families["stash"]                  # player 1's facedown stash
+    card = s.z[prog.families["hand"] + 1][0]        # really in player 2's hand
+    known = Known([card])
+    known.where = {card: stash}
+    assert _beliefs(s, 0, known) == (set(), [(card, stash)])
+    copy = resample(s, 0, random.Random(1), known)
+    assert copy.loc[card] == stash
