@@ -292,13 +292,7 @@ class Declarations:
         if t != T.NUMBER:
             self.err(f"only a number has bounds, and '{s.name}' is a {T.describe(t)}", s.low.pos,
                      "remove 'from ... to ...'")
-        bounds = []
-        for e in (s.low, s.high):
-            v, bt = self._value(e)
-            if bt != T.NUMBER or v is None:
-                self.err(f"a bound must be a number known before the game, but this is a {T.describe(bt)}", e.pos)
-            bounds.append(v)
-        low, high = bounds
+        low, high = self._bound_numbers(s.low, s.high, "a bound must be a number known before the game")
         if low > high:
             self.err(f"the bounds of '{s.name}' are the wrong way round: {low} is more than {high}", s.low.pos)
         if high - low > MAX_BOUNDED:
@@ -308,6 +302,16 @@ class Declarations:
             self.err(f"the starting value of '{s.name}', {init}, is not from {low} to {high}",
                      (s.default or s.low).pos)
         return low, high
+
+    def _bound_numbers(self, low, high, must: str) -> tuple:
+        """The values of the two bounds of 'from LOW to HIGH' (a parameter's, a number's)."""
+        out = []
+        for e in (low, high):
+            v, bt = self._value(e)
+            if bt != T.NUMBER or v is None:
+                self.err(f"{must}, but this is a {T.describe(bt)}", e.pos)
+            out.append(v)
+        return tuple(out)
 
     def _zero(self, t: str):
         if t == T.NUMBER:

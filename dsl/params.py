@@ -93,13 +93,7 @@ class Parameters:
         if d.low is not None:
             if t != T.NUMBER:
                 self.err(f"only a number parameter has bounds, and '{d.name}' is a {T.describe(t)}", d.low.pos)
-            bounds = []
-            for e in (d.low, d.high):
-                v, bt = self._value(e)
-                if bt != T.NUMBER or v is None:
-                    self.err(f"a parameter's bound must be a number, but this is a {T.describe(bt)}", e.pos)
-                bounds.append(v)
-            info.low, info.high = bounds
+            info.low, info.high = self._bound_numbers(d.low, d.high, "a parameter's bound must be a number")
             if info.low > info.high:
                 self.err(f"the bounds of parameter '{d.name}' are the wrong way round: "
                          f"{info.low} is more than {info.high}", d.low.pos)
