@@ -188,10 +188,12 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         for key, dom in facts.domains(self.ir_bodies, variables, self.kinds, self.N, len(self.team_names)).items():
             # what holds no secret (a hidden flag worked out from public play) is never redrawn
             variables[key].domain = dom if key in secret else None
-        kept_secrets = [f"{'player ' if part == 'pv' else 'card ' if part == 'cv' else ''}state '{v.name}'"
-                         for (part, _), v in sorted(variables.items(), key=lambda kv: (kv[0][0] != "g", kv[0]))
-                         if (part, _) in secret and v.domain is None and " of " not in v.name
-                         and v.type != T.CARD and not (T.is_list(v.type) and T.elem(v.type) == T.CARD)]
+        # secrets a bot cannot imagine (no values known; cards are relabelled instead): it keeps them
+        kept_secrets = [f"{owner}state '{v.name}'"
+                        for part, owner in (("g", ""), ("pv", "player "), ("cv", "card "))
+                        for key, v in sorted(variables.items()) if key[0] == part
+                        if key in secret and v.domain is None and v.type != T.CARD
+                        and not (T.is_list(v.type) and T.elem(v.type) == T.CARD)]
         frame_secrets = facts.frame_secrets(infoflow.frame_secrets(self), self.ir_procs, self.frame_types,
                                             self.kinds, self.N, len(self.team_names))
 

@@ -199,7 +199,7 @@ def frame_secrets(at_stops: dict, procs: dict, frame_types: dict, kinds: dict, p
                 continue
             knowers = []
             for x in secrets[slot]:
-                who = x[3] if len(x) > 3 else None
+                who = x[3]                  # (kind, key, text, knower)
                 if who is not None and who[0] == "local":
                     at = saved.index(who[1][1]) if who[1][0] == "frame" and who[1][1] in saved else -1
                     who = ("at", at) if at >= 0 and types[at] == T.PLAYER else None
