@@ -38,7 +38,7 @@ from benchmarks import require_dependencies  # noqa: E402
 require_dependencies("calls.py")
 
 from benchmarks.reference.magic_shop import MagicShop  # noqa: E402
-from interpreter.engine import load_game  # noqa: E402
+from rulesrun.interpreter.runtime.engine import load_game  # noqa: E402
 
 PARTS = ("is_terminal", "legal_actions", "random_pick", "apply_action", "new_initial_state")
 _PHASES = ("BID", "PLACE", "PLAY", "USE", "PASS", "MOVE", "NEW_BID", "OVER")   # the reference's

@@ -56,7 +56,7 @@ GAMES = [
 
 def _load(path: str, players: int, variants):
     sys.path.insert(0, str(ROOT))
-    from interpreter.engine import load_game
+    from rulesrun.interpreter.runtime.engine import load_game
     return load_game(ROOT / path, players=players, variants=variants)
 
 

@@ -32,7 +32,7 @@ def play(which: str, players: int, games: int) -> int:
     """Play ``games`` seeded random games; the number of decisions taken."""
     sys.path.insert(0, str(ROOT))
     if which == "engine":
-        from interpreter.engine import load_game
+        from rulesrun.interpreter.runtime.engine import load_game
         game = load_game(ROOT / "games" / "magic_shop.rules", players=players)
     else:
         from benchmarks.reference.magic_shop import MagicShop

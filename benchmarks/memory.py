@@ -112,8 +112,8 @@ def main(argv=None) -> int:
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     sys.path.insert(0, str(args.root))
-    from interpreter.engine import load_game
-    from interpreter.files import load_rules_text
+    from rulesrun.interpreter.runtime.engine import load_game
+    from rulesrun.interpreter.records.files import load_rules_text
     rows = []
     print(f"{'game':<18} {'pl':>2} {'impl':<9} {'json B':>8} {'deep B':>8} {'clone B':>8} {'child B':>8}")
     for f in args.files or GAMES:
@@ -121,7 +121,7 @@ def main(argv=None) -> int:
         if args.players:
             counts = [args.players]
         else:
-            from dsl.ast import PlayersDecl
+            from rulesrun.dsl.syntax.ast import PlayersDecl
             decl = next(i for i in load_rules_text(path).items if isinstance(i, PlayersDecl))
             counts = list(range(decl.low, decl.high + 1))
         for n in counts:

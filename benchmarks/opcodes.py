@@ -27,7 +27,7 @@ from benchmarks import require_dependencies  # noqa: E402
 require_dependencies("opcodes.py")
 
 from benchmarks.reference.magic_shop import MagicShop  # noqa: E402
-from interpreter.engine import load_game  # noqa: E402
+from rulesrun.interpreter.runtime.engine import load_game  # noqa: E402
 
 
 def count(new_state, games: int, lines: bool = False):

@@ -84,7 +84,7 @@ def bench_pair(key: str, seconds: float, games: int | None, seed: int, slices: i
     """One pair in alternating slices: (rows, comparison with ``ratio_engine_vs_openspiel_<key>``)."""
     import pyspiel
 
-    from interpreter import load_game
+    from rulesrun.interpreter import load_game
 
     _, spiel_name, params, rules, variants = next(p for p in PAIRS if p[0] == key)
     ours = load_game(ROOT / rules, players=PLAYERS, variants=variants)

@@ -50,8 +50,8 @@ from benchmarks import require_dependencies  # noqa: E402
 require_dependencies("run.py")
 
 from benchmarks.reference import magic_shop as reference  # noqa: E402
-from dsl import RulesError  # noqa: E402
-from interpreter import load_game  # noqa: E402
+from rulesrun.dsl import RulesError  # noqa: E402
+from rulesrun.interpreter import load_game  # noqa: E402
 
 REFERENCE_FOR = {"The Magic Shop": reference.MagicShop}
 # Climbing and shedding games played with combinations (issue 15): run by default with the shipped
@@ -292,8 +292,8 @@ def bench_climb(seconds: float, games: int | None, seed: int) -> tuple[list[dict
 
 
 def player_counts(path: Path) -> list[int]:
-    from dsl import parse_file
-    from dsl.ast import PlayersDecl
+    from rulesrun.dsl import parse_file
+    from rulesrun.dsl.syntax.ast import PlayersDecl
     decl = next(i for i in parse_file(path).items if isinstance(i, PlayersDecl))
     return list(range(decl.low, decl.high + 1))
 

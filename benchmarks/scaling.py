@@ -38,7 +38,7 @@ from benchmarks import require_dependencies  # noqa: E402
 require_dependencies("scaling.py")
 
 from benchmarks.run import SLICES, Runner, clone_bytes, deep_size  # noqa: E402
-from interpreter import load_game  # noqa: E402
+from rulesrun.interpreter import load_game  # noqa: E402
 
 MAGI = ROOT / "games" / "magi.rules"
 OH_HELL = ROOT / "examples" / "oh_hell.rules"
@@ -88,7 +88,7 @@ def simulate(games: int, jobs: int, backend: str = "local") -> tuple[float, floa
     """Wall seconds of one `rulesrun simulate` process, and of its games alone (the JSON's
     `wall_seconds`: from the first game sent out to the last record counted)."""
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "interpreter.cli", "simulate", str(SIM_GAME), "--games", str(games),
+        cmd = [sys.executable, "-m", "rulesrun.interpreter.cli.main", "simulate", str(SIM_GAME), "--games", str(games),
                "--players", "4", "--jobs", str(jobs), "--backend", backend, "--quiet",
                "--json", str(Path(tmp) / "out.json")]
         start = time.perf_counter()

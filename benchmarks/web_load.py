@@ -57,7 +57,7 @@ async def save_table(ws_url: str, table: str, token: str) -> str:
 async def play_tables(base_url: str, players: int, tables: int, seed: int = 0, timeout: float = 900) -> dict:
     """Make ``tables`` tables, play them all at once through sockets, save each. Returns what
     happened: per table its links, the seats' logs and the saved record's path; all move times."""
-    from interpreter.web.client import play_seat
+    from rulesrun.interpreter.web.client import play_seat
     ws_url = base_url.replace("http://", "ws://")
     made = [new_table(base_url, players, seed + i) for i in range(tables)]
     t0 = time.monotonic()
@@ -88,7 +88,7 @@ def run(rules: str, players: int, tables: int, seed: int, save_dir: str) -> dict
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", rules, "--players",
+    proc = subprocess.Popen([sys.executable, "-m", "rulesrun.interpreter.cli.main", "serve", rules, "--players",
                              str(players), "--port", str(port), "--delay", "0", "--save-dir", save_dir,
                              "--seats", ",".join(["human"] * players)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -117,7 +117,7 @@ def main(argv=None) -> int:
     ap.add_argument("--tables", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    from interpreter.record import open_record
+    from rulesrun.interpreter.records.record import open_record
     with tempfile.TemporaryDirectory() as tmp:
         result = run(args.rules, args.players, args.tables, args.seed, tmp)
         bad = 0

@@ -1,11 +1,11 @@
 """The compiler's front door: a parsed rules file → a ``Program``, through the stages of ``dsl``.
 
-    parse (dsl.parser)      text → AST (dsl.ast)
-    declare (dsl.declare)   variants, kinds, constants, cards, zones, state → the compiler's tables
-    check (dsl.check_expr, dsl.builtins)   expressions → typed IR (dsl.ir)
-    lower (dsl.lower)       statements and procedures → IR, with explicit stops
+    parse (dsl.syntax.parser)      text → AST (dsl.syntax.ast)
+    declare (dsl.check.declare)   variants, kinds, constants, cards, zones, state → the compiler's tables
+    check (dsl.check.expressions, dsl.check.builtins)   expressions → typed IR (dsl.lower.ir)
+    lower (dsl.lower.statements)       statements and procedures → IR, with explicit stops
     passes (dsl.passes)     inline, fast paths, resume entries and liveness, loops
-    emit (dsl.emit)         IR → Python functions, each line mapped to its rules position
+    emit (dsl.emit.writer)         IR → Python functions, each line mapped to its rules position
 
 The stages share the tables below (a ``Compiler`` is the stages' mixins over one set of tables);
 see docs/architecture.md.
@@ -16,28 +16,28 @@ import contextlib
 import gc
 from typing import Any
 
-from . import ast as A
-from . import facts, infoflow
-from . import types as T
-from .builtins import Calls
-from .check_combos import Combinations
-from .check_expr import Expressions
-from .declare import Declarations
-from .emit import Namespace
-from .errors import Pos, RulesError, deep_rules
-from .ir import ret
-from .decisions import Decisions
-from .lower import Statements
-from .params import Parameters
-from .program import Budget, Decision, Program, Template, VarInfo, ZoneInfo
-from .scope import Scope
-from .teams import Teams
+from rulesrun.dsl.syntax import ast as A
+from rulesrun.dsl.analysis import facts, infoflow
+from rulesrun.dsl import types as T
+from rulesrun.dsl.check.builtins import Calls
+from rulesrun.dsl.check.combinations import Combinations
+from rulesrun.dsl.check.expressions import Expressions
+from rulesrun.dsl.check.declare import Declarations
+from rulesrun.dsl.emit.writer import Namespace
+from rulesrun.dsl.errors import Pos, RulesError, deep_rules
+from rulesrun.dsl.lower.ir import ret
+from rulesrun.dsl.check.decisions import Decisions
+from rulesrun.dsl.lower.statements import Statements
+from rulesrun.dsl.check.params import Parameters
+from rulesrun.dsl.program import Budget, Decision, Program, Template, VarInfo, ZoneInfo
+from rulesrun.dsl.check.scope import Scope
+from rulesrun.dsl.check.teams import Teams
 
 
 class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decisions, Parameters, Teams):
     def __init__(self, rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False,
                  params: dict | None = None):
-        self.param_values = dict(params or {})   # the parameters given (dsl.params), by name
+        self.param_values = dict(params or {})   # the parameters given (dsl.check.params), by name
         self.param_info: list = []
         self.allow_leaks = allow_leaks
         self.rules = rules
@@ -220,7 +220,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
 def compile_rules(rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False,
                   params: dict | None = None) -> Program:
     """Compile a parsed file for a player count, variants and parameters ({name: value or its text},
-    dsl.params). A leak of hidden information into what every seat sees is an error, or with
+    dsl.check.params). A leak of hidden information into what every seat sees is an error, or with
     ``allow_leaks`` a warning in ``program.warnings``."""
     comp = Compiler(rules, players, variants, allow_leaks, params)
     with deep_rules(rules.path, rules.source), _collector_paused():

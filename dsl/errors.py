@@ -21,7 +21,7 @@ def safe_text(text, lines: bool = False) -> str:
     """``text`` with every control and bidi character shown as a visible escape (``\\x1b``,
     ``\\u202e``), so text from a rules file or a record cannot drive the terminal it is printed on.
     With ``lines=True`` tabs and newlines are kept (a multi-line message). The one function every
-    output path uses (``interpreter.safe_text`` wraps it for rich)."""
+    output path uses (``interpreter.terminal.safe_text`` wraps it for rich)."""
     text = str(text)
     return (_UNSAFE_KEEP_LINES if lines else _UNSAFE).sub(_escape, text)
 

@@ -1,7 +1,7 @@
 """The compiled form of a game: tables, slot layouts and generated functions — everything the engine runs.
 
 A ``Program`` is built once per (rules file, player count, variants) by ``dsl.compile``. Its state
-lives in a ``Machine``-shaped object (``interpreter.engine.State``) with these plain-data fields:
+lives in a ``Machine``-shaped object (``interpreter.runtime.engine.State``) with these plain-data fields:
 
     z       list of zones, each a list of card ids (index 0 = bottom, -1 = top) — or a tuple that clones
             share: ``State.clone`` turns every zone into a tuple in both states, and the first change
@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import attrs
 
-from .errors import Pos, RulesRuntimeError
+from rulesrun.dsl.errors import Pos, RulesRuntimeError
 
 # What a resumable procedure's function returns to the run loop: a decision is open (STOP), the
 # frames changed (SWITCH: a call left to the run loop, the end of the game), or the procedure is
@@ -93,7 +93,7 @@ class VarInfo:
     type: str
     visibility: str
     initial: Any
-    domain: tuple | None = None   # every value it can hold, where the compiler knows (dsl.facts)
+    domain: tuple | None = None   # every value it can hold, where the compiler knows (dsl.analysis.facts)
     bounds: tuple | None = None   # (low, high) of a number declared 'from LOW to HIGH'
 
 
@@ -108,7 +108,7 @@ class Decision:
     unique_texts: bool = False   # the options can never read alike (so nothing to number)
     whole_text: bool = False     # display(option) is the whole action text (a label with {...})
     moves: tuple = ()            # a choice block's named moves (their texts are the options)
-    entry: Any = None            # the generated entry that resumes after it: f(S, F, value) (dsl.emit;
+    entry: Any = None            # the generated entry that resumes after it: f(S, F, value) (dsl.emit.writer;
                                  # False if it could resume at more than one place)
 
 
@@ -155,16 +155,16 @@ class Program:
     max_players: int = 0
     heuristic: Callable | None = None   # f(S, seat): how well a seat stands mid-game (bots' guide)
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
-    warnings: list = attrs.Factory(list)      # leaks found, with allow_leaks (dsl.infoflow)
+    warnings: list = attrs.Factory(list)      # leaks found, with allow_leaks (dsl.analysis.infoflow)
     # state values holding a secret whose values the compiler cannot list (a number worked out by
     # arithmetic, without bounds): a bot's copies keep their real values ("player state 'honours'")
     kept_secrets: list = attrs.Factory(list)
     frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
     frame_secrets: list = attrs.Factory(list)  # per resumable procedure: label -> the locals kept there
-    # that some seat does not see: (index, knowers, values) each (dsl.facts.frame_secrets)
-    params: dict = attrs.Factory(dict)        # the game parameters in force, by name (dsl.params)
-    param_info: list = attrs.Factory(list)    # each parameter's declaration (dsl.params.ParamInfo)
-    # partnerships (dsl.teams): how each team reads, each seat's team at the start, the player value
+    # that some seat does not see: (index, knowers, values) each (dsl.analysis.facts.frame_secrets)
+    params: dict = attrs.Factory(dict)        # the game parameters in force, by name (dsl.check.params)
+    param_info: list = attrs.Factory(list)    # each parameter's declaration (dsl.check.params.ParamInfo)
+    # partnerships (dsl.check.teams): how each team reads, each seat's team at the start, the player value
     # holding each seat's team, and each team state as (name, type, first global slot: one per team)
     teams: list = attrs.Factory(list)
     team_seats: list | None = None

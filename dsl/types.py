@@ -8,7 +8,7 @@ from __future__ import annotations
 
 NUMBER, BOOL, TEXT, PLAYER, CARD, ZONE, FAMILY, NONE = (
     "number", "bool", "text", "player", "card", "zone", "family", "none")
-TEAM = "team"     # a team of seats (dsl.teams)
+TEAM = "team"     # a team of seats (dsl.check.teams)
 
 
 def list_of(t: str) -> str:

@@ -18,11 +18,11 @@ HERE = Path(__file__).resolve().parent
 RULES = HERE / "hearts.rules"
 
 try:
-    from interpreter import load_game
+    from rulesrun.interpreter import load_game
 except ImportError:  # rulesrun is not installed: use the checkout this script sits in
     sys.path.insert(0, str(HERE.parent))
-    from interpreter import load_game
-from interpreter.engine import State
+    from rulesrun.interpreter import load_game
+from rulesrun.interpreter.runtime.engine import State
 
 
 def random_playout(state: State, rng: random.Random) -> State:

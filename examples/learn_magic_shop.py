@@ -21,7 +21,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.bridges.gym import RulesGymEnv  # noqa: E402
+from rulesrun.interpreter.bridges.gym import RulesGymEnv  # noqa: E402
 
 
 def features(obs: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@
 
 OpenSpiel's ISMCTSBot (or MCTSBot, which searches the true state: it cheats, and is here only to
 show that the game runs under it) takes one seat, moving round the table from game to game; the
-other seats are rulesrun agents (``interpreter.agents``: random, greedy, ismcts:N). It prints each
+other seats are rulesrun agents (``interpreter.bots.agents``: random, greedy, ismcts:N). It prints each
 side's wins (a shared first place counts for every winner) and mean returns. Needs
 ``rulesrun[openspiel]``.
 """
@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from interpreter.agents import make_agent  # noqa: E402
-from interpreter.bridges.openspiel import load_game  # noqa: E402
+from rulesrun.interpreter.bots.agents import make_agent  # noqa: E402
+from rulesrun.interpreter.bridges.openspiel import load_game  # noqa: E402
 
 
 def make_bot(kind: str, game, sims: int, rng):

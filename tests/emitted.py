@@ -34,9 +34,9 @@ def _code_lines(code, out: list) -> None:
 def write(folder: Path, files=None) -> int:
     """Write one file per program into ``folder``; the number written."""
     sys.path.insert(0, str(ROOT))
-    from dsl import compile_rules
-    from dsl.ast import VariantDecl
-    from interpreter.cli import _allowed_players, _emitted
+    from rulesrun.dsl import compile_rules
+    from rulesrun.dsl.syntax.ast import VariantDecl
+    from rulesrun.interpreter.cli.main import _allowed_players, _emitted
     folder = folder.resolve()
     folder.mkdir(parents=True, exist_ok=True)
     paths = files or sorted(ROOT.glob("games/*.rules")) + sorted(ROOT.glob("examples/*.rules"))

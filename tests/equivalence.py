@@ -50,7 +50,7 @@ def key(path, n, variants, seed) -> str:
 
 
 def digest(path, n, variants, seed) -> str:
-    from interpreter import load_game
+    from rulesrun.interpreter import load_game
 
     game = load_game(ROOT / path, players=n, variants=variants)
     state = game.new_initial_state(seed=seed)

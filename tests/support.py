@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import textwrap
 
-from interpreter import State
+from rulesrun.interpreter import State
 
 
 def check_cards(state, where):
@@ -94,7 +94,7 @@ def small_game(title: str, players: int, rest: str) -> str:
 def wins(game, seats: list, games: int = 40) -> list:
     """How many of ``games`` seeded games (seeds 0, 1, ...) of a loaded ``game`` each seat ends with
     a positive return, seat i played by ``make_agent(seats[i], seed + 1000 * i)``."""
-    from interpreter.agents import make_agent
+    from rulesrun.interpreter.bots.agents import make_agent
     total = [0] * len(seats)
     for seed in range(games):
         s = game.new_initial_state(seed=seed)

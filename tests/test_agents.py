@@ -8,13 +8,24 @@ from pathlib import Path
 
 import pytest
 
-from dsl import RulesRuntimeError, parse_file
-from dsl.ast import PlayersDecl
-from interpreter import State, load_game, load_game_text
-from interpreter.agents import (AGENTS, GreedyAgent, ISMCTSAgent, Memory, RandomAgent, determinise, make_agent,
-                                parse_kind, parse_seats, rewards, standings)
-from interpreter.observe import announced_cards, observe, resample, visible_cards
-from interpreter.simulate import run_games, wilson
+from rulesrun.dsl import RulesRuntimeError, parse_file
+from rulesrun.dsl.syntax.ast import PlayersDecl
+from rulesrun.interpreter import State, load_game, load_game_text
+from rulesrun.interpreter.bots.agents import (
+    AGENTS,
+    GreedyAgent,
+    ISMCTSAgent,
+    Memory,
+    RandomAgent,
+    determinise,
+    make_agent,
+    parse_kind,
+    parse_seats,
+    rewards,
+    standings,
+)
+from rulesrun.interpreter.runtime.observe import announced_cards, observe, resample, visible_cards
+from rulesrun.interpreter.simulate.runner import run_games, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))
@@ -189,7 +200,7 @@ def test_memory_starts_afresh_for_a_new_game():
 
 
 def test_memory_reads_only_the_steps_since_its_last_update_and_starts_afresh_on_a_past_it_cannot_find():
-    from interpreter.agents import _steps_since
+    from rulesrun.interpreter.bots.agents import _steps_since
     game = load_game(MAGIC, players=3)
     state = game.new_initial_state(seed=6)
     memory = Memory(0)

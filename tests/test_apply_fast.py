@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl import RulesRuntimeError
+from rulesrun.dsl import RulesRuntimeError
 
-from interpreter import GameError, State, load_game, load_game_text
-from interpreter.engine import STATE_FORMAT
+from rulesrun.interpreter import GameError, State, load_game, load_game_text
+from rulesrun.interpreter.runtime.engine import STATE_FORMAT
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = """
@@ -143,7 +143,7 @@ def test_none_among_the_options_of_a_card_decision_still_has_its_action():
 def test_a_seats_actions_for_sets_of_cards_are_kept_only_up_to_a_bound(monkeypatch):
     """Sets of cards seldom come again (Big Two's five-card hands): their Actions are made on
     demand past a bound, so a long run does not keep every set it ever offered; play is the same."""
-    from interpreter import engine
+    from rulesrun.interpreter.runtime import engine
 
     def play(seeds):
         game = load_game(str(ROOT / "examples" / "big_two.rules"), players=4)

@@ -6,11 +6,11 @@ import ast
 
 import pytest
 
-from dsl.errors import Pos
-from dsl.ir import K, Local, Stop, assign, not_
-from dsl.passes import asks
-from dsl.program import RulesRuntimeError
-from interpreter import load_game_text
+from rulesrun.dsl.errors import Pos
+from rulesrun.dsl.lower.ir import K, Local, Stop, assign, not_
+from rulesrun.dsl.passes import asks
+from rulesrun.dsl.program import RulesRuntimeError
+from rulesrun.interpreter import load_game_text
 from tests.support import small_game
 
 P = Pos("t.rules", 1, 1)

@@ -8,9 +8,9 @@ import textwrap
 
 import pytest
 
-from dsl import RulesError
-from dsl import combos
-from interpreter import load_game_text
+from rulesrun.dsl import RulesError
+from rulesrun.dsl.emit import combos
+from rulesrun.interpreter import load_game_text
 
 HEADER = """
 game "Beats"
@@ -181,7 +181,7 @@ def test_a_define_named_beats_takes_the_place_of_the_built_in():
 # ── the generated code (the speed paths of issue 15) ─────────────────────────
 
 def test_big_two_does_not_test_again_the_shape_its_sets_are_generated_from():
-    from interpreter import load_game
+    from rulesrun.interpreter import load_game
     from pathlib import Path
     game = load_game(Path(__file__).resolve().parent.parent / "examples" / "big_two.rules", players=4)
     calls = [line for src in game.program.code.sources.values() for line in src.splitlines() if "_combos" in line]

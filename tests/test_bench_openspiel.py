@@ -48,7 +48,7 @@ def test_without_openspiel_the_pairs_are_skipped_with_a_note(tmp_path, capsys, m
 
 
 def test_oh_hell_one_hand_variant_plays_a_single_round():
-    from interpreter import load_game
+    from rulesrun.interpreter import load_game
 
     game = load_game(ROOT / "examples" / "oh_hell.rules", players=4, variants=("one_hand",))
     state = game.new_initial_state(seed=3)
@@ -80,7 +80,7 @@ def test_the_scaling_script_measures_oh_hell_by_hand_size():
 
 
 def test_oh_hell_cards_parameter_caps_the_hand_and_the_pack_still_caps_it():
-    from interpreter import load_game
+    from rulesrun.interpreter import load_game
     short = load_game(ROOT / "examples" / "oh_hell.rules", players=4, variants=("one_hand",), params={"cards": 3})
     assert [len(short.new_initial_state(seed=1).cards("hand", p)) for p in range(4)] == [3, 3, 3, 3]
     many = load_game(ROOT / "examples" / "oh_hell.rules", players=5, variants=("one_hand",), params={"cards": 17})

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_game
+from rulesrun.interpreter import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 ORDER = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]

@@ -11,8 +11,8 @@ import textwrap
 
 import pytest
 
-from interpreter import load_game_text
-from interpreter.agents import make_agent
+from rulesrun.interpreter import load_game_text
+from rulesrun.interpreter.bots.agents import make_agent
 from tests.support import small_game, wins
 
 DECK = """
@@ -167,7 +167,7 @@ def test_a_value_the_rules_reveal_is_kept_by_the_bots():
     s = g.new_initial_state(seed=1)
     s.apply_action("hide 3")
     assert s.shown == {("pv", 1, 0): 3}
-    from interpreter import State
+    from rulesrun.interpreter import State
     assert State.from_json(g, s.to_json()) == s and s.clone().shown == s.shown
 
 
@@ -202,7 +202,7 @@ def test_the_compiler_says_which_frame_locals_hold_whose_secret():
 
 def test_resampling_for_the_seat_that_chose_keeps_the_value_and_for_another_draws_it():
     import random
-    from interpreter.observe import resample
+    from rulesrun.interpreter.runtime.observe import resample
     g = load_game_text(textwrap.dedent(NUMBER_IN_A_LOCAL), 2, path="guess.rules")
     s = g.new_initial_state(seed=1)
     s.apply_action("hide 3")
@@ -269,8 +269,8 @@ def test_the_copy_is_the_same_whether_the_card_was_passed_on_or_kept():
     """Two games alike to player 1 but for player 2's secret choice give player 1 the same copies,
     its card in player 2's hand in both (``Memory``'s beliefs, ``observe.resample``)."""
     import random
-    from interpreter.agents import Memory, determinise
-    from interpreter.observe import observe
+    from rulesrun.interpreter.bots.agents import Memory, determinise
+    from rulesrun.interpreter.runtime.observe import observe
     g = load_game_text(PASSED_ON, 3, path="pass.rules", allow_leaks=True)
     for seed in range(4):
         worlds = []
@@ -296,8 +296,8 @@ def test_a_card_believed_in_a_facedown_zone_of_ones_own_is_put_there():
     """A facedown zone is unseen by its owner too: a card believed there but really elsewhere (out
     of the seat's sight) is placed there in the copy, like one believed in another seat's hand."""
     import random
-    from interpreter.agents import Known
-    from interpreter.observe import _beliefs, resample
+    from rulesrun.interpreter.bots.agents import Known
+    from rulesrun.interpreter.runtime.observe import _beliefs, resample
     g = load_game_text(small_game("Stash", 2, """
         zone stash per player: facedown
         flow:

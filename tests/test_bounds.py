@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl import RulesError
-from dsl.format import format_text
-from interpreter import load_game_text
-from interpreter.checking import run_check
+from rulesrun.dsl import RulesError
+from rulesrun.dsl.syntax.format import format_text
+from rulesrun.interpreter import load_game_text
+from rulesrun.interpreter.checking import run_check
 from tests.support import small_game, wins
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,8 +113,8 @@ def test_a_bounded_number_may_start_as_none():
 
 
 def test_the_rulebook_shows_the_bounds(tmp_path):
-    from interpreter.rulebook import Rulebook
-    from interpreter.rulebook_render import to_markdown
+    from rulesrun.interpreter.authoring.rulebook import Rulebook
+    from rulesrun.interpreter.authoring.rulebook_render import to_markdown
     path = tmp_path / "guess.rules"
     path.write_text(COUNT.replace("BOUNDS", " from 0 to 2"))
     assert "| **reds** | number from 0 to 2 | 0 | only that player |" in to_markdown(Rulebook(str(path)).blocks)
@@ -135,5 +135,5 @@ def test_check_names_a_secret_number_the_bots_cannot_imagine(tmp_path):
     out = io.StringIO()
     assert run_check(str(path), games=5, out=out, err=io.StringIO()) == 0
     assert "note:" not in out.getvalue()
-    from interpreter import load_game
+    from rulesrun.interpreter import load_game
     assert load_game(str(ROOT / "examples" / "whist.rules"), 4).program.kept_secrets == []

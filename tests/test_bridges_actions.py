@@ -8,10 +8,10 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="the bridges' tensors need numpy (pip install 'rulesrun[gym]')")
 
-from interpreter import load_game, load_game_text  # noqa: E402
-from interpreter.bridges import ActionSpace, BridgeError, Encoder, Table, configurations  # noqa: E402
-from interpreter.bridges.encoding import engine_game  # noqa: E402
-from interpreter.observe import resample  # noqa: E402
+from rulesrun.interpreter import load_game, load_game_text  # noqa: E402
+from rulesrun.interpreter.bridges import ActionSpace, BridgeError, Encoder, Table, configurations  # noqa: E402
+from rulesrun.interpreter.bridges.encoding import engine_game  # noqa: E402
+from rulesrun.interpreter.runtime.observe import resample  # noqa: E402
 
 
 ROOT = Path(__file__).resolve().parent.parent

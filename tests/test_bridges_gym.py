@@ -12,8 +12,8 @@ gymnasium = pytest.importorskip("gymnasium", reason="Gymnasium is not installed 
 import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from interpreter.bridges import BridgeError  # noqa: E402
-from interpreter.bridges.gym import ENV_ID, RulesGymEnv  # noqa: E402
+from rulesrun.interpreter.bridges import BridgeError  # noqa: E402
+from rulesrun.interpreter.bridges.gym import ENV_ID, RulesGymEnv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

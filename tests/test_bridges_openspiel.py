@@ -12,8 +12,8 @@ pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip
 import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from interpreter.bridges import BridgeError, configurations  # noqa: E402
-from interpreter.bridges.openspiel import load_game  # noqa: E402
+from rulesrun.interpreter.bridges import BridgeError, configurations  # noqa: E402
+from rulesrun.interpreter.bridges.openspiel import load_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = ["games/magic_shop.rules", "games/gachapon.rules", "games/magi.rules", "examples/crazy_eights.rules",
@@ -148,7 +148,7 @@ def test_the_openspiel_bots_example_runs():
 
 def test_a_rulesrun_subset_choice_is_played_by_its_ids():
     """Gachapon's 'buy' is a subset: a rulesrun agent's choice becomes add..., done ids."""
-    from interpreter.agents import make_agent
+    from rulesrun.interpreter.bots.agents import make_agent
     game = load_game(ROOT / "games/gachapon.rules", players=3)
     s = game.new_initial_state()
     s.apply_action(9)

@@ -9,8 +9,8 @@ pytest.importorskip("pettingzoo", reason="PettingZoo is not installed (pip insta
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from interpreter.bridges import BridgeError, configurations  # noqa: E402
-from interpreter.bridges.pettingzoo import env, raw_env  # noqa: E402
+from rulesrun.interpreter.bridges import BridgeError, configurations  # noqa: E402
+from rulesrun.interpreter.bridges.pettingzoo import env, raw_env  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ["games/magic_shop.rules", "games/gachapon.rules", "games/magi.rules"]

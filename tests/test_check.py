@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import dsl.runtime
+from rulesrun.dsl.emit import helpers
 
-from interpreter.check import run_check
-from interpreter.cli import main
+from rulesrun.interpreter.checking import run_check
+from rulesrun.interpreter.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken"
@@ -33,8 +33,8 @@ def check(path, **kw):
 # fails the check on that property.
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
 def test_every_shipped_game_passes_the_check(path):
-    from dsl import parse_file
-    from dsl.ast import PlayersDecl
+    from rulesrun.dsl import parse_file
+    from rulesrun.dsl.syntax.ast import PlayersDecl
     fewest = next(i for i in parse_file(path).items if isinstance(i, PlayersDecl)).low
     code, out, err = check(path, players=fewest, games=2, max_steps=20_000)
     assert code == 0, out + err
@@ -69,7 +69,7 @@ def test_a_shrunk_failure_replays_from_the_printed_command(tmp_path):
     command = out.split("Replay it step by step:\n", 1)[1].strip().splitlines()[0]
     argv = shlex.split(command)[1:]
     argv[argv.index("--seats") + 1] = ",".join(["random"] * 4)
-    r = subprocess.run([sys.executable, "-m", "interpreter.cli", *argv], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "rulesrun.interpreter.cli.main", *argv], capture_output=True, text=True,
                        cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "invariant broken: nobody is ever thirsty" in r.stdout
@@ -78,12 +78,12 @@ def test_a_shrunk_failure_replays_from_the_printed_command(tmp_path):
 
 def test_engine_level_conservation_is_checked(monkeypatch):
     """A broken engine (a move that drops the card) is caught by the conservation property."""
-    original = dsl.runtime.RUNTIME["deal"]     # (a whole zone's move is written out in the code)
+    original = helpers.RUNTIME["deal"]     # (a whole zone's move is written out in the code)
 
     def lossy(S, n, src, first, players, pos, start=0):
         original(S, n, src, first, players, pos, start)
         S.z[first].pop()        # a card vanishes from every zone
-    monkeypatch.setitem(dsl.runtime.RUNTIME, "deal", lossy)   # the generated code's helper
+    monkeypatch.setitem(helpers.RUNTIME, "deal", lossy)   # the generated code's helper
     code, out, _ = check(ROOT / "games" / "magic_shop.rules", players=4, games=3)
     assert code == 1
     assert "FAILED: every card is in exactly one zone at every step" in out
@@ -94,10 +94,10 @@ def test_copies_through_json_are_sampled_more_sparsely_than_clones_in_a_long_gam
     """A copy through JSON makes the whole log and history again: after the 100th step it is taken on
     fewer of the steps a clone is (both at every 7th step before). The Magic Shop, 4 players: 188
     decisions a game."""
-    from dsl.parser import parse_file
-    from interpreter.checking.coverage import Tracer
-    from interpreter.checking.properties import GameChecker
-    from interpreter.engine import load_game
+    from rulesrun.dsl.syntax.parser import parse_file
+    from rulesrun.interpreter.checking.coverage import Tracer
+    from rulesrun.interpreter.checking.properties import GameChecker
+    from rulesrun.interpreter.runtime.engine import load_game
     path = ROOT / "games" / "magic_shop.rules"
     game = load_game(path, players=4)
     checker = GameChecker(game, 1000, tracer=Tracer(game.program), rules=parse_file(path))
@@ -145,8 +145,8 @@ def test_random_command_lines_get_messages_not_tracebacks(argv):
 @given(st.lists(st.text(max_size=12) | st.sampled_from(["1", "2", "state", "help", "play", "bid with Eye"]),
                 max_size=15))
 def test_random_repl_input_keeps_the_game(lines):
-    from interpreter import load_game
-    from interpreter.repl import Repl
+    from rulesrun.interpreter import load_game
+    from rulesrun.interpreter.terminal.repl import Repl
     game = load_game(ROOT / "games" / "magic_shop.rules", players=3)
     state = game.new_initial_state(seed=1)
     feed = iter([ln.replace("\n", " ") for ln in lines] + ["quit"])

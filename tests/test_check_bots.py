@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 import textwrap
 
-from interpreter import agents
-from interpreter.checking import run_check
+from rulesrun.interpreter.bots import agents
+from rulesrun.interpreter.checking import run_check
 from test_bots_never_peek import HIDDEN_NUMBER
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from dsl import compile_rules, parse_file
-from interpreter import load_game
-from interpreter.checking import run_check
-from interpreter.checking.coverage import AbleProbe, Coverage, Tracer, branches_of, rules_positions
-from interpreter.checking.properties import GameChecker
-from interpreter.cli import main
+from rulesrun.dsl import compile_rules, parse_file
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.checking import run_check
+from rulesrun.interpreter.checking.coverage import AbleProbe, Coverage, Tracer, branches_of, rules_positions
+from rulesrun.interpreter.checking.properties import GameChecker
+from rulesrun.interpreter.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / "games" / "magic_shop.rules"

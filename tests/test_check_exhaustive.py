@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from interpreter import load_game
-from interpreter.checking import run_check
-from interpreter.checking.exhaustive import explore, state_key
-from interpreter.cli import main
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.checking import run_check
+from rulesrun.interpreter.checking.exhaustive import explore, state_key
+from rulesrun.interpreter.cli.main import main
 
 TINY = """game "Tiny"
 players 2

@@ -7,9 +7,9 @@ import io
 import random
 from pathlib import Path
 
-from dsl import RulesRuntimeError
-from interpreter import load_game
-from interpreter.checking import run_check
+from rulesrun.dsl import RulesRuntimeError
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.checking import run_check
 
 ROOT = Path(__file__).resolve().parent.parent
 RARE = ROOT / "tests" / "broken" / "rare_branch.rules"
@@ -53,9 +53,9 @@ def test_guided_games_are_given_up_by_the_length_of_hypothesiss_games():
     """Four times the median game of uniform play, or twice the longest if less, at least 300:
     and guided games that drag on do not move it (it once grew with each of them, and Magi's
     swarm players dragged games out to 30,000 decisions and more)."""
-    from dsl import parse_file
-    from interpreter.checking import Config, check_config
-    from interpreter.checking.search import Guide
+    from rulesrun.dsl import parse_file
+    from rulesrun.interpreter.checking import Config, check_config
+    from rulesrun.interpreter.checking.search import Guide
     shop = ROOT / "games" / "magic_shop.rules"
     checker, _ = check_config(str(shop), Config(3, ()), 1, 0, 10_000, rules=parse_file(str(shop)))
     for lengths, cap in (([100, 200, 5000], 800), ([1000, 1100, 1200], 2400), ([10, 20], 300), ([], 300)):

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.checking import parallel, run_check
-from interpreter.checking.search import Guide
-from interpreter.cli import main
+from rulesrun.interpreter.checking import parallel, run_check
+from rulesrun.interpreter.checking.search import Guide
+from rulesrun.interpreter.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / "games" / "magic_shop.rules"
@@ -56,7 +56,7 @@ def _die(job):          # a worker killed while it checks (sent by name: forked 
 def test_a_worker_that_dies_is_named_not_a_traceback(monkeypatch):
     import multiprocessing
 
-    from interpreter import simpool
+    from rulesrun.interpreter.simulate import pool as simpool
     monkeypatch.setattr(parallel, "_in_worker", _die)
     # forked (as on Linux with no other thread): the workers see the planted function; spawned
     # ones would look it up by importing this test module afresh
@@ -78,8 +78,8 @@ def test_guided_search_saves_positions_in_the_order_the_lines_ran():
     """Which position each watched line saves draws on the search's random numbers: taken in a
     set's order, the games depended on the hash seed (PYTHONHASHSEED), so the same --seed checked
     other games in another run. Small ints hash to themselves: {5, 2} iterates 2 first."""
-    from dsl import parse_file
-    from interpreter.checking import Config, check_config
+    from rulesrun.dsl import parse_file
+    from rulesrun.interpreter.checking import Config, check_config
     checker, _ = check_config(str(SHOP), Config(3, ()), 1, 0, 10_000, rules=parse_file(str(SHOP)))
     guide = Guide(checker, 0)
     checker.indices = list(range(40))

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl import RulesRuntimeError
-from interpreter.checking import run_check
+from rulesrun.dsl import RulesRuntimeError
+from rulesrun.interpreter.checking import run_check
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken"
@@ -44,7 +44,7 @@ def test_a_public_value_derived_from_a_hidden_hand_is_a_leak():
 
 
 def test_the_resample_test_alone_misses_a_stored_derived_value(monkeypatch):
-    import interpreter.checking.properties as P
+    from rulesrun.interpreter.checking import properties as P
     monkeypatch.setattr(P.GameChecker, "twin_test", lambda *a: None)
     code, out = check(BROKEN / "leaky_total.rules", players=4, games=10)
     assert code == 0, "without the twin test the stored total goes unseen (so the twin test is what finds it)"
@@ -86,7 +86,7 @@ def test_scores_of_hands_left_hidden_are_public_at_the_end(tmp_path):
 
 def test_an_error_on_a_resampled_copy_is_a_finding(monkeypatch, tmp_path):
     """A failure inside the leak test's copy is reported with property, configuration, seed and moves."""
-    import interpreter.checking.leaks as L
+    from rulesrun.interpreter.checking import leaks as L
     copies = set()
     real_resample, real_observe = L.resample, L.observe
 
@@ -118,7 +118,7 @@ def test_an_error_on_a_resampled_copy_is_a_finding(monkeypatch, tmp_path):
 
 
 def test_two_failures_write_to_two_private_folders():
-    from interpreter.checking import Failure, write_moves
+    from rulesrun.interpreter.checking import Failure, write_moves
     f = Failure("runs", "x", 3, (), 1, ["a", "b"])
     one, two = write_moves(f, "g.rules"), write_moves(f, "g.rules")
     assert one.parent != two.parent and one.read_text() == two.read_text() == "a\nb\n"

@@ -7,10 +7,10 @@ import textwrap
 
 import pytest
 
-from dsl import RulesError
-from interpreter import State, load_game_text
-from interpreter.observe import resample
-from interpreter.engine import RulesRuntimeError
+from rulesrun.dsl import RulesError
+from rulesrun.interpreter import State, load_game_text
+from rulesrun.interpreter.runtime.observe import resample
+from rulesrun.interpreter.runtime.engine import RulesRuntimeError
 from test_language import HEADER, make
 
 BLOCK = """
@@ -214,10 +214,10 @@ def test_kind_shown_as_errors(old, new, message):
 
 
 def test_the_rulebook_the_diagram_and_coverage_read_a_choice_block():
-    from dsl.parser import parse_text
-    from interpreter.checking.coverage import branches_of
-    from interpreter.diagram import to_dot
-    from interpreter.rulebook import rulebook_text
+    from rulesrun.dsl.syntax.parser import parse_text
+    from rulesrun.interpreter.checking.coverage import branches_of
+    from rulesrun.interpreter.authoring.diagram import to_dot
+    from rulesrun.interpreter.authoring.rulebook import rulebook_text
     text = HEADER + textwrap.dedent(BLOCK)
     rules = parse_text(text, "t.rules")
     kinds = sorted(b.kind for b in branches_of(rules))

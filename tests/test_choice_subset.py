@@ -10,9 +10,9 @@ import textwrap
 
 import pytest
 
-from dsl import RulesError, RulesRuntimeError
-from interpreter import State, load_game_text
-from interpreter.observe import resample
+from rulesrun.dsl import RulesError, RulesRuntimeError
+from rulesrun.interpreter import State, load_game_text
+from rulesrun.interpreter.runtime.observe import resample
 
 HEADER = """
 game "Climb"
@@ -228,11 +228,11 @@ def test_such_that_without_subset_gets_a_hint():
 
 
 def test_the_rulebook_the_diagram_coverage_and_the_language_server_read_it():
-    from dsl.parser import parse_text
-    from interpreter.checking.coverage import branches_of
-    from interpreter.diagram import to_dot
-    from interpreter.lsp_index import Index
-    from interpreter.rulebook import rulebook_text
+    from rulesrun.dsl.syntax.parser import parse_text
+    from rulesrun.interpreter.checking.coverage import branches_of
+    from rulesrun.interpreter.authoring.diagram import to_dot
+    from rulesrun.interpreter.authoring.lsp_index import Index
+    from rulesrun.interpreter.authoring.rulebook import rulebook_text
     text = HEADER + textwrap.dedent(CLIMB)
     rules = parse_text(text, "t.rules")
     assert sorted(b.kind for b in branches_of(rules)).count("option") == 2
@@ -268,7 +268,7 @@ def test_the_information_flow_check_follows_the_chosen_subset():
 
 def test_the_bridges_give_ids_to_the_elements_done_and_the_moves():
     pytest.importorskip("numpy", reason="the bridges need numpy (pip install 'rulesrun[gym]')")
-    from interpreter.bridges import ActionSpace, Table
+    from rulesrun.interpreter.bridges import ActionSpace, Table
     g = make(CLIMB)
     space = ActionSpace(g)
     grp = space.groups[0]
@@ -299,7 +299,7 @@ def test_openspiel_plays_big_two_by_ids():
     pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'rulesrun[openspiel]')")
     from pathlib import Path
 
-    from interpreter.bridges.openspiel import load_game
+    from rulesrun.interpreter.bridges.openspiel import load_game
     game = load_game(Path(__file__).resolve().parent.parent / "examples/big_two.rules", players=4)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
@@ -311,5 +311,5 @@ def test_pettingzoo_api_test_on_president():
 
     from pettingzoo.test import api_test
 
-    from interpreter.bridges.pettingzoo import env
+    from rulesrun.interpreter.bridges.pettingzoo import env
     api_test(env(Path(__file__).resolve().parent.parent / "examples/president.rules", 4, ()), num_cycles=300)

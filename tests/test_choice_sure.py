@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from interpreter import load_game_text
+from rulesrun.interpreter import load_game_text
 
 GAME = textwrap.dedent("""
     game "Picks"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_game
-from interpreter.cli import main
-from interpreter.repl import Repl, resolve_input
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.cli.main import main
+from rulesrun.interpreter.terminal.repl import Repl, resolve_input
 
 ROOT = Path(__file__).resolve().parent.parent
 MAGIC = str(ROOT / "games" / "magic_shop.rules")
@@ -20,7 +20,7 @@ MAGIC = str(ROOT / "games" / "magic_shop.rules")
 
 def run_cli(*args, stdin: str = "", cwd=None):
     exe = Path(sys.executable).parent / "rulesrun"
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "interpreter.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "rulesrun.interpreter.cli.main"]
     return subprocess.run(cmd + list(args), input=stdin, capture_output=True, text=True,
                           cwd=cwd or ROOT, timeout=120)
 
@@ -157,6 +157,7 @@ def test_wheel_ships_the_grammar(tmp_path):
     assert r.returncode == 0, r.stderr
     wheel = next(tmp_path.glob("rulesrun-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    assert "grammar/rules.lark" in names
+    assert "rulesrun/grammar/rules.lark" in names
     assert any(n.endswith("entry_points.txt") for n in names)
-    assert "dsl/compiler.py" in names and "dsl/passes/resume.py" in names and "interpreter/cli.py" in names
+    assert "rulesrun/dsl/compiler.py" in names and "rulesrun/dsl/passes/resume.py" in names
+    assert "rulesrun/interpreter/cli/main.py" in names and "rulesrun/__init__.py" in names

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import State
-from interpreter.engine import load_game
+from rulesrun.interpreter import State
+from rulesrun.interpreter.runtime.engine import load_game
 from tests.support import check_cards
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,7 +87,7 @@ def test_states_compare_equal_whether_their_parts_are_shared_or_their_own():
 
 
 def test_histories_compare_by_their_steps_up_to_the_past_they_share():
-    from interpreter.saved import _same_steps
+    from rulesrun.interpreter.runtime.saved import _same_steps
     game, state = _mid_game("games/magic_shop.rules", steps=40)
     a, b = state.clone(), state.clone()
     action = str(state.legal_actions()[0])

@@ -1,4 +1,4 @@
-"""dsl.passes.closures: comprehensions and lambdas of generated functions take the locals they read
+"""dsl.emit.closures: comprehensions and lambdas of generated functions take the locals they read
 as values of their own, so that the function keeps no cells — and they give the same values."""
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import textwrap
 
 import pytest
 
-from dsl.passes import closures
-from interpreter import load_game_text
-from interpreter.engine import load_game
+from rulesrun.dsl.emit import closures
+from rulesrun.interpreter import load_game_text
+from rulesrun.interpreter.runtime.engine import load_game
 from tests.support import small_game
 
 CASES = {

@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
-from dsl import RulesRuntimeError
-from interpreter import State, load_game_text
+from rulesrun.dsl import RulesRuntimeError
+from rulesrun.interpreter import State, load_game_text
 from test_language import HEADER as LANGUAGE_HEADER
 
 # the small deck of the language tests, with two counters and one per player
@@ -243,7 +243,7 @@ def test_a_procedure_called_from_two_places_gets_its_own_frame():
 
 
 def test_a_state_saved_by_another_version_is_refused_with_a_reason():
-    from interpreter import GameError
+    from rulesrun.interpreter import GameError
 
     g = make(NESTED)
     data = json.loads(json.dumps(g.new_initial_state(seed=1).to_json()))

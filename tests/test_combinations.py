@@ -1,5 +1,5 @@
 """Combinations (docs/language.md "Combinations"): the shape functions, combination choices
-enumerated from their shapes (dsl/combos.py), the same options as trying every subset, and the
+enumerated from their shapes (dsl/emit/combos.py), the same options as trying every subset, and the
 errors for what cannot be enumerated."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import textwrap
 
 import pytest
 
-from dsl import RulesError, RulesRuntimeError
-from dsl import combos
-from interpreter import load_game_text
+from rulesrun.dsl import RulesError, RulesRuntimeError
+from rulesrun.dsl.emit import combos
+from rulesrun.interpreter import load_game_text
 
 HEADER = """
 game "Combos"

@@ -1,4 +1,4 @@
-"""The quick paths of combination choices (dsl/combos.py, dsl/shapes.py): a follow of one card, the buckets of
+"""The quick paths of combination choices (dsl/emit/combos.py, dsl/emit/shapes.py): a follow of one card, the buckets of
 items by key, the early stop of shapes a hand cannot make, and a choice block's subset asking
 ``_combos_at`` for its quiet form directly. Each gives exactly what the general path gives."""
 from __future__ import annotations
@@ -8,11 +8,11 @@ import random
 import sys
 from pathlib import Path
 
-from dsl import combos
-from dsl.combos import KeyMemo, _beating_all, _beating_one
-from dsl.shapes import _buckets, _gen_groups, _gen_run
-from dsl.errors import Pos
-from interpreter import load_game
+from rulesrun.dsl.emit import combos
+from rulesrun.dsl.emit.combos import KeyMemo, _beating_all, _beating_one
+from rulesrun.dsl.emit.shapes import _buckets, _gen_groups, _gen_run
+from rulesrun.dsl.errors import Pos
+from rulesrun.interpreter import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -124,7 +124,7 @@ def test_runs_of_one_length_are_every_set_of_that_many_consecutive_keys_one_item
 
 
 def test_a_choice_blocks_subset_asks_for_the_quiet_form_directly(capsys):
-    from interpreter.cli import main
+    from rulesrun.interpreter.cli.main import main
     assert main(["compile", str(ROOT / "examples" / "big_two.rules"), "--players", "4", "--emit"]) == 0
     out = capsys.readouterr().out
     assert "_o = _combos_at(_o, None," in out and ", True)" in out and "_or_none(" not in out
@@ -192,7 +192,7 @@ def test_two_groups_of_different_sizes_are_every_such_set_in_hands_with_many_of_
 
 def test_a_test_of_holding_a_marked_card_is_an_intersection_in_c_and_passes_the_same_sets():
     """``any(c in s where <card attributes only>)`` as a set's test compiles to the intersection
-    with the set of the cards it marks (dsl/emit.py), not a lambda; a test that says more stays one.
+    with the set of the cards it marks (dsl/emit/writer.py), not a lambda; a test that says more stays one.
     The options are the sets a lambda would pass."""
     src = """game "T"
 players 2
@@ -213,7 +213,7 @@ flow:
     move t to pile
 score(p) = 0
 """
-    from interpreter import load_game_text
+    from rulesrun.interpreter import load_game_text
     game = load_game_text(src, 2)
     code = "".join(game.program.code.sources.values())
     assert code.count("_intersection") == 1 and code.count("lambda") == 1     # the second test says more

@@ -1,13 +1,13 @@
-"""The plan of a combination choice held once by the program (dsl.combos.Plan, issue 15's speed):
+"""The plan of a combination choice held once by the program (dsl.emit.combos.Plan, issue 15's speed):
 what changes between decisions is worked out once per decision, entries that cannot apply make nothing."""
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from dsl import combos
-from dsl.runtime import _or_none
-from interpreter import load_game
+from rulesrun.dsl.emit import combos
+from rulesrun.dsl.emit.helpers import _or_none
+from rulesrun.interpreter import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-import dsl.parser
-from dsl import RulesError, compile_rules, parse_text
-from dsl.compiler import Compiler
-from dsl.ir import kids, walk
-from interpreter import load_game
+from rulesrun.dsl.syntax import parser
+from rulesrun.dsl import RulesError, compile_rules, parse_text
+from rulesrun.dsl.compiler import Compiler
+from rulesrun.dsl.lower.ir import kids, walk
+from rulesrun.interpreter import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = """game "Tiny"
@@ -72,7 +72,7 @@ def test_a_bad_text_is_refused_every_time_even_after_a_parse_with_the_check_off(
     with pytest.raises(RulesError):
         parse_text(bad, "bad.rules")
     with monkeypatch.context() as m:        # (as a test of the output paths does)
-        m.setattr(dsl.parser, "_check_text", lambda source, path: None)
+        m.setattr(parser, "_check_text", lambda source, path: None)
         parse_text(bad, "bad.rules")
     with pytest.raises(RulesError, match="control character|character"):
         parse_text(bad, "bad.rules")      # the check runs before the kept parse is looked up
@@ -117,7 +117,7 @@ def test_the_collector_is_off_while_compiling_and_as_it_was_after(monkeypatch):
 
 
 def test_our_nodes_children_are_found_by_their_exact_class_so_none_may_be_subclassed():
-    from dsl.ir import _OURS, Best, Comp, Fn, Move, Stop, children
+    from rulesrun.dsl.lower.ir import _OURS, Best, Comp, Fn, Move, Stop, children
     assert set(_OURS) == {Comp, Best, Fn, Move, Stop}
     assert not [c for c in _OURS if c.__subclasses__()]        # a subclass would be walked as plain ast
     tree = _generated_module("games/magic_shop.rules")

@@ -1,4 +1,4 @@
-"""dsl/passes/cse.py: a define's repeated subexpressions worked out once — only where the first is
+"""dsl/emit/cse.py: a define's repeated subexpressions worked out once — only where the first is
 always worked out before, never inside another scope, and with the same values and games."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import itertools
 import random
 from pathlib import Path
 
-from dsl.passes import cse
-from interpreter import load_game
+from rulesrun.dsl.emit import cse
+from rulesrun.interpreter import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -31,8 +31,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl import RulesError, parse_text
-from interpreter import load_game_text
+from rulesrun.dsl import RulesError, parse_text
+from rulesrun.interpreter import load_game_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "language.md"
@@ -173,7 +173,7 @@ def _files() -> dict:
 
 @pytest.mark.parametrize("block", RUNS, ids=repr)
 def test_command_line_output_is_as_shown(block, tmp_path, monkeypatch, capsys):
-    from interpreter.cli import main
+    from rulesrun.interpreter.cli.main import main
     files = _files()
     command, _, expected = block.body.partition("\n")
     args = shlex.split(command)[2:]
@@ -196,7 +196,7 @@ def test_command_line_output_is_as_shown(block, tmp_path, monkeypatch, capsys):
 
 
 def test_every_builtin_and_aggregate_is_documented():
-    from dsl.builtins import AGGREGATES, BUILTINS
+    from rulesrun.dsl.check.builtins import AGGREGATES, BUILTINS
     text = DOC.read_text(encoding="utf-8")
     for name in list(BUILTINS) + list(AGGREGATES):
         assert f"`{name}(" in text, f"{name}() is not in docs/language.md"

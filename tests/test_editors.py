@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.highlight import GROUPS, TARGETS, grammar_keywords, render
+from rulesrun.interpreter.authoring.highlight import GROUPS, TARGETS, grammar_keywords, render
 
 ROOT = Path(__file__).resolve().parent.parent
 VSCODE = ROOT / "editors" / "vscode"
@@ -17,13 +17,13 @@ VSCODE = ROOT / "editors" / "vscode"
 @pytest.mark.parametrize("rel", TARGETS)
 def test_grammar_files_are_generated_from_the_lark_grammar(rel):
     assert (ROOT / rel).read_text(encoding="utf-8") == render(), \
-        f"{rel} is out of date: run .venv/bin/python -m interpreter.highlight"
+        f"{rel} is out of date: run .venv/bin/python -m rulesrun.interpreter.authoring.highlight"
 
 
 def test_every_keyword_is_highlighted_once():
     grouped = [w for ws in GROUPS.values() for w in ws]
     assert len(grouped) == len(set(grouped))
-    assert set(grouped) == grammar_keywords(), "GROUPS in interpreter/highlight.py must match grammar/rules.lark"
+    assert set(grouped) == grammar_keywords(), "GROUPS in interpreter/authoring/highlight.py must match grammar/rules.lark"
 
 
 def _scopes_of(line: str, grammar: dict) -> dict:
@@ -63,8 +63,8 @@ def test_vscode_extension_uses_the_grammar_and_the_language_server():
 
 
 def test_lsp_without_pygls_says_how_to_install_it(monkeypatch, capsys):
-    import interpreter.lsp as lsp
-    from interpreter.cli import main
+    from rulesrun.interpreter.authoring import lsp
+    from rulesrun.interpreter.cli.main import main
     monkeypatch.setattr(lsp, "LanguageServer", None)
     assert main(["lsp"]) == 1
     assert "pip install 'rulesrun[lsp]'" in capsys.readouterr().err

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import dsl
-from dsl import RulesError, RulesRuntimeError
-from dsl.errors import safe_text
-from interpreter import load_game_text
+from rulesrun import dsl
+from rulesrun.dsl import RulesError, RulesRuntimeError
+from rulesrun.dsl.errors import safe_text
+from rulesrun.interpreter import load_game_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_game
-from interpreter.engine import State
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.runtime.engine import State
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from dsl import lower
-from interpreter import load_game_text
+from rulesrun.dsl.lower import statements as lower
+from rulesrun.interpreter import load_game_text
 from tests.support import small_game
 
 GAME = small_game("Rounds", 3, """
@@ -55,7 +55,7 @@ def test_the_players_from_a_seat_are_read_as_they_are(monkeypatch):
 
 
 def test_fixed_length_of_tables():
-    from dsl.ir import K, St, sub
+    from rulesrun.dsl.lower.ir import K, St, sub
     assert lower._fixed_length(sub(K([[0, 1], [1, 0]]), sub(St("g"), K(1)))) == 2
     assert lower._fixed_length(sub(K([[0, 1], [1]]), sub(St("g"), K(1)))) is None      # rows differ
     assert lower._fixed_length(sub(St("z"), K(1))) is None                              # a zone
@@ -63,7 +63,7 @@ def test_fixed_length_of_tables():
 
 def test_a_state_saved_inside_such_a_loop_loads_and_plays_on_alike():
     import json
-    from interpreter.engine import State
+    from rulesrun.interpreter.runtime.engine import State
     g = load_game_text(GAME, 3, path="rounds.rules")
     s = g.new_initial_state(seed=5)
     for _ in range(2):                      # inside the first 'for p in players from leader'

@@ -1,4 +1,4 @@
-"""rulesrun fmt: canonical, idempotent, comment-keeping, meaning-preserving (dsl/format.py)."""
+"""rulesrun fmt: canonical, idempotent, comment-keeping, meaning-preserving (dsl/syntax/format.py)."""
 from __future__ import annotations
 
 import random
@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from dsl import RulesError, parse_text
-from dsl.format import _TOKEN, format_text, strip_positions
-from interpreter import load_game_text
-from interpreter.cli import main
+from rulesrun.dsl import RulesError, parse_text
+from rulesrun.dsl.syntax.format import _TOKEN, format_text, strip_positions
+from rulesrun.interpreter import load_game_text
+from rulesrun.interpreter.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "examples").glob("*.rules"))

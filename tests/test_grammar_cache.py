@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl import grammar_loader
-from dsl.grammar_loader import _cache_file, grammar_path, load_parser
+from rulesrun.dsl.syntax import grammar_loader
+from rulesrun.dsl.syntax.grammar_loader import _cache_file, grammar_path, load_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXT = grammar_path().read_text(encoding="utf-8")
@@ -69,7 +69,7 @@ def test_folder_others_can_write_is_not_trusted(tmp_path, monkeypatch):
 def test_unwritable_cache_home_still_parses(tmp_path):
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "file")}
     (tmp_path / "file").write_text("a file, not a folder")
-    out = subprocess.run([sys.executable, "-m", "interpreter.cli", "compile", "games/magic_shop.rules"],
+    out = subprocess.run([sys.executable, "-m", "rulesrun.interpreter.cli.main", "compile", "games/magic_shop.rules"],
                          cwd=ROOT, env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr

@@ -1,4 +1,4 @@
-"""The information-flow check (dsl/infoflow.py): hidden information that reaches what every seat
+"""The information-flow check (dsl/analysis/infoflow.py): hidden information that reaches what every seat
 sees while the game is on is a compile-time error, with a way to say the rules reveal it."""
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import textwrap
 
 import pytest
 
-from dsl import RulesError, parse_text
-from dsl.compiler import compile_rules
-from interpreter import load_game_text
-from interpreter.cli import main
+from rulesrun.dsl import RulesError, parse_text
+from rulesrun.dsl.compiler import compile_rules
+from rulesrun.interpreter import load_game_text
+from rulesrun.interpreter.cli.main import main
 
 HEADER = textwrap.dedent("""
     game "Leaks"

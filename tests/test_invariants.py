@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from dsl.errors import Pos
-from dsl.ir import K, Comp, Local, St, assign, boolop, call, compare, name, not_, sub
-from dsl.passes import invariants, unroll
-from interpreter import load_game
-from interpreter.engine import RulesRuntimeError
+from rulesrun.dsl.errors import Pos
+from rulesrun.dsl.lower.ir import K, Comp, Local, St, assign, boolop, call, compare, name, not_, sub
+from rulesrun.dsl.passes import invariants, unroll
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.runtime.engine import RulesRuntimeError
 from test_language import make
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from dsl.ir import K, Local, St, ifexp, compare, sub
-from dsl.passes import tables
-from interpreter import load_game_text
+from rulesrun.dsl.lower.ir import K, Local, St, ifexp, compare, sub
+from rulesrun.dsl.passes import tables
+from rulesrun.interpreter import load_game_text
 from tests.support import small_game
 
 GAME = small_game("Penalties", 2, """

@@ -1,4 +1,4 @@
-"""A combination plan keeps the sets it made for a hand (dsl.combos._kept): a hand that has only
+"""A combination plan keeps the sets it made for a hand (dsl.emit.combos._kept): a hand that has only
 lost cards since, the rest in the same order, gets the sets made before that hold none of the lost
 cards — the same list, in the same order, as making them again — and any other hand has its sets
 made afresh."""
@@ -8,10 +8,10 @@ import itertools
 import random
 from pathlib import Path
 
-from dsl import combos
-from dsl.combos import KeyMemo
-from dsl.errors import Pos
-from interpreter import load_game
+from rulesrun.dsl.emit import combos
+from rulesrun.dsl.emit.combos import KeyMemo
+from rulesrun.dsl.errors import Pos
+from rulesrun.interpreter import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 P = Pos("t.rules", 1, 1)

@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
-from dsl import RulesError, RulesRuntimeError
-from interpreter import GameError, State, load_game_text
+from rulesrun.dsl import RulesError, RulesRuntimeError
+from rulesrun.interpreter import GameError, State, load_game_text
 
 HEADER = """
 game "Test"

@@ -9,8 +9,8 @@ import textwrap
 
 import pytest
 
-from dsl import RulesError
-from interpreter import load_game_text
+from rulesrun.dsl import RulesError
+from rulesrun.interpreter import load_game_text
 
 HEADER = """
 game "Capsules"

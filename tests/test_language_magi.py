@@ -19,7 +19,7 @@ import textwrap
 
 import pytest
 
-from interpreter import GameError, load_game_text
+from rulesrun.interpreter import GameError, load_game_text
 
 HEADER = """
 game "Colours"

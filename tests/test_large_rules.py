@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dsl import RulesError
-from interpreter import load_game, load_game_text
+from rulesrun.dsl import RulesError
+from rulesrun.interpreter import load_game, load_game_text
 from test_language import HEADER
 
 LINES = HEADER.count("\n")
@@ -63,7 +63,7 @@ def test_a_byte_order_mark_and_windows_line_ends_are_accepted(tmp_path):
 
 # ── one budget for every loop (issue 22, item 6) ─────────────────────────────
 def _runtime_error(body: str):
-    from dsl import RulesRuntimeError
+    from rulesrun.dsl import RulesRuntimeError
     with pytest.raises(RulesRuntimeError) as err:
         compile_body(body).new_initial_state(seed=1)
     return err.value

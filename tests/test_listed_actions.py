@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import GameError, load_game, load_game_text
-from interpreter.engine import Game
+from rulesrun.interpreter import GameError, load_game, load_game_text
+from rulesrun.interpreter.runtime.engine import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -128,7 +128,7 @@ def test_a_set_is_kept_from_the_second_time_it_is_offered(monkeypatch):
     """Sets offered once (most five-card sets of a long Big Two run) are not kept: each kept Action
     is one more object every full garbage collection walks. The second time, the set is kept, and
     the third time its Action is the kept one."""
-    import interpreter.actions as actions
+    from rulesrun.interpreter.runtime import actions
     monkeypatch.setattr(actions, "MARKS", 1 << 22)     # (two of the 7 sets sharing a mark: one in 600,000)
     game = _game()
     row = game._listed[0][0]
@@ -139,7 +139,7 @@ def test_a_set_is_kept_from_the_second_time_it_is_offered(monkeypatch):
     assert second == first and len(row) == len(first) and not any(a is b for a, b in zip(first, second))
     third = game.new_initial_state(seed=5).legal_actions()
     assert all(a is b for a, b in zip(second, third))
-    import interpreter.engine as engine
+    from rulesrun.interpreter.runtime import engine
     monkeypatch.setattr(engine, "_KEPT", 0)     # none kept beyond the cap, marked or not
     game2 = _game()
     for _ in range(3):
@@ -193,7 +193,7 @@ def test_a_combinations_sets_are_offered_as_tuples_and_the_rules_get_each_as_a_l
 def test_a_saved_state_with_a_combinations_sets_loads_equal_and_offers_the_same_actions():
     """Saved as JSON lists and read back as lists, the open decision still equals the tuples it was,
     its Actions read the same, and both states play on alike."""
-    from interpreter.engine import State
+    from rulesrun.interpreter.runtime.engine import State
     game = load_game(ROOT / "examples" / "big_two.rules", players=4)
     s = game.new_initial_state(seed=9)
     rng = random.Random(9)

@@ -1,4 +1,4 @@
-"""``State.log`` keeps the texts it made (interpreter/engine.py): a REPL, a table, a bot or a test that
+"""``State.log`` keeps the texts it made (interpreter/runtime/engine.py): a REPL, a table, a bot or a test that
 reads the log at every step makes only the new announcements' texts, not the whole log again
 (tests/test_equivalence.py's longest game took 213 s for that, 8 s now). The log it gives is
 always what making it afresh gives."""
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_game
-from interpreter.engine import State
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.runtime.engine import State
 
 ROOT = Path(__file__).resolve().parent.parent
 

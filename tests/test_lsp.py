@@ -14,8 +14,8 @@ from lsprotocol import types as T  # noqa: E402
 from pygls.io_ import run_async  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 
-from interpreter.lsp import make_server  # noqa: E402
-from interpreter.lsp_index import BUILTINS  # noqa: E402
+from rulesrun.interpreter.authoring.lsp import make_server  # noqa: E402
+from rulesrun.interpreter.authoring.lsp_index import BUILTINS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = (ROOT / "games" / "magic_shop.rules").read_text(encoding="utf-8")
@@ -107,8 +107,8 @@ def test_capabilities_and_clean_file():
 
 def test_diagnostics_are_the_compilers_errors_with_hints():
     bad = SHOP.replace("move trick to accumulated", "move trik to accumulated")
-    from dsl import RulesError
-    from interpreter import load_game_text
+    from rulesrun.dsl import RulesError
+    from rulesrun.interpreter import load_game_text
     with pytest.raises(RulesError) as info:
         load_game_text(bad, 3, (), "x.rules")
     expected = info.value
@@ -226,7 +226,7 @@ def test_rulesrun_lsp_over_stdio():
             seen[params.uri] = params.diagnostics
             got.set()
 
-        await client.start_io(sys.executable, "-m", "interpreter.cli", "lsp", cwd=str(ROOT))
+        await client.start_io(sys.executable, "-m", "rulesrun.interpreter.cli.main", "lsp", cwd=str(ROOT))
         try:
             await client.initialize_async(T.InitializeParams(capabilities=T.ClientCapabilities()))
             client.initialized(T.InitializedParams())
@@ -242,7 +242,7 @@ def test_rulesrun_lsp_over_stdio():
 
 
 def test_builtins_match_the_compilers():
-    compiler = pytest.importorskip("dsl.builtins", reason="the compiler keeps its builtins elsewhere")
+    compiler = pytest.importorskip("rulesrun.dsl.check.builtins", reason="the compiler keeps its builtins elsewhere")
     names = set(compiler.BUILTINS) | set(getattr(compiler, "AGGREGATES", ()))
     assert names <= set(BUILTINS), names - set(BUILTINS)
 
@@ -252,7 +252,7 @@ BIG_TWO_PATH = ROOT / "examples" / "big_two.rules"
 
 def test_combination_builtins_hover_and_complete():
     """beats, same, run, run_round, groups, leading: hover shows their one-line doc, completion offers them."""
-    from dsl.check_combos import COMBO_AGGREGATES
+    from rulesrun.dsl.check.combinations import COMBO_AGGREGATES
     assert set(COMBO_AGGREGATES) | {"beats"} <= set(BUILTINS)
     text = BIG_TWO_PATH.read_text(encoding="utf-8")
     uri = BIG_TWO_PATH.as_uri()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import DEFAULT_BOT
+from rulesrun.interpreter.cli.main import DEFAULT_BOT
 
 ROOT = Path(__file__).resolve().parent.parent
 MAGI = "games/magi.rules"
@@ -25,7 +25,7 @@ def rulesrun() -> list[str]:
     exe = ROOT / ".venv" / "bin" / "rulesrun"
     if not exe.exists():
         exe = Path(sys.executable).parent / "rulesrun"
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "interpreter.cli"]
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "rulesrun.interpreter.cli.main"]
 
 
 def run(*args, stdin: str = ""):

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import TERMINAL, GameError, State, load_game
+from rulesrun.interpreter import TERMINAL, GameError, State, load_game
 
 from support import check_cards, check_clone, check_json, strings  # noqa: F401
 

@@ -7,11 +7,11 @@ import textwrap
 
 import pytest
 
-from dsl.errors import Pos
-from dsl.ir import K, Local, Move, St, Stop, assign, call, compare, expr_stmt, name, sub
-from dsl.passes import nonnull
-from dsl.program import RulesRuntimeError
-from interpreter import load_game_text
+from rulesrun.dsl.errors import Pos
+from rulesrun.dsl.lower.ir import K, Local, Move, St, Stop, assign, call, compare, expr_stmt, name, sub
+from rulesrun.dsl.passes import nonnull
+from rulesrun.dsl.program import RulesRuntimeError
+from rulesrun.interpreter import load_game_text
 
 P = Pos("t.rules", 1, 1)
 

@@ -1,5 +1,5 @@
-"""A beats() KEY that reads its cards as a set is remembered by the set (dsl/check_combos.py
-``_order_free``, dsl/combos.py ``KeyMemo.sets``): the same cards held in another order find the
+"""A beats() KEY that reads its cards as a set is remembered by the set (dsl/check/combinations.py
+``_order_free``, dsl/emit/combos.py ``KeyMemo.sets``): the same cards held in another order find the
 key worked out before. A KEY that can see the order (an item by its place, the first of equal
 cards) is remembered by the cards in their order, as before; either way the options are those of
 trying every set."""
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from dsl.combos import KeyMemo, _beating_all
-from interpreter import load_game
-from interpreter.engine import load_game_text
+from rulesrun.dsl.emit.combos import KeyMemo, _beating_all
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.runtime.engine import load_game_text
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

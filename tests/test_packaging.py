@@ -1,4 +1,4 @@
-"""The package travels (issue 21): a wheel built from the repository, installed into a fresh virtual
+"""The package travels: a wheel built from the repository, installed into a fresh virtual
 environment elsewhere, plays a shipped game by name from another directory, and the build raises
 no licence warning (SPDX `license = "MIT"`)."""
 from __future__ import annotations
@@ -30,7 +30,10 @@ def test_the_wheel_installed_elsewhere_plays_magi_by_name(tmp_path):
     wheel, log = build_wheel(tmp_path / "dist")
     assert "license" not in log.lower(), log      # setuptools warns of a TOML-table licence
     names = zipfile.ZipFile(wheel).namelist()
-    assert "rulesrun_games/magi.rules" in names and "rulesrun_games/examples/hearts.rules" in names
+    assert "rulesrun/games/magi.rules" in names and "rulesrun/games/examples/hearts.rules" in names
+    # everything installs under the one import name: the wheel's only top-level module is `rulesrun`
+    top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith((".dist-info", ".data"))}
+    assert top == {"rulesrun"}, sorted(top)
 
     # A fresh environment; the wheel goes in without its dependencies, which it borrows from this
     # environment's site-packages (a .pth line), so the test needs no network.
@@ -54,7 +57,7 @@ def test_the_wheel_installed_elsewhere_plays_magi_by_name(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("Magi — 4 players") and "Final scores:" in r.stdout
     # it is the installed copy that ran, not the repository's
-    where = subprocess.run([str(py), "-c", "import interpreter, rulesrun_games; print(interpreter.__file__)"],
+    where = subprocess.run([str(py), "-c", "import rulesrun.interpreter, rulesrun.games; print(rulesrun.interpreter.__file__)"],
                            capture_output=True, text=True, cwd=elsewhere, env=env)
     assert str(ROOT) not in where.stdout and str(env_dir) in where.stdout, where.stdout + where.stderr
     r = subprocess.run([str(exe), "list"], capture_output=True, text=True, timeout=120, cwd=elsewhere, env=env)

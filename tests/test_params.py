@@ -1,6 +1,6 @@
 """Game parameters (issue 14 item 2): ``param NAME: type = default [from LOW to HIGH]``, set by
 ``--param NAME=VALUE`` on every command and by ``load_game(params=...)``, checked against type and
-bounds, shown in the opening line, saved in records (dsl/params.py, docs/language.md "Parameters")."""
+bounds, shown in the opening line, saved in records (dsl/check/params.py, docs/language.md "Parameters")."""
 from __future__ import annotations
 
 import json
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl import RulesError, compile_rules, parse_text
-from interpreter import load_game
-from interpreter.cli import main
-from interpreter.engine import GameError, State, load_game_text
+from rulesrun.dsl import RulesError, compile_rules, parse_text
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.cli.main import main
+from rulesrun.interpreter.runtime.engine import GameError, State, load_game_text
 
 SETTINGS = """\
 game "Settings"
@@ -277,7 +277,7 @@ def test_simulate_with_param_in_every_worker(rules_file, tmp_path, jobs, capsys)
 
 
 def test_simulate_spec_carries_params_to_the_ray_task(rules_file):
-    from interpreter.simpool import play_task
+    from rulesrun.interpreter.simulate.pool import play_task
     spec = {"path": rules_file, "text": SETTINGS, "players": 2, "variants": [], "seats": ["random", "random"],
             "seed": 0, "rotate": False, "max_steps": None, "params": {"copies": 1, "hand_size": 1}}
     assert play_task((spec, 0))["returns"] == [1, 1]     # what a ray or pool worker runs, given the spec
@@ -293,7 +293,7 @@ def test_doc_lists_the_parameters(rules_file, capsys):
 
 def test_the_real_command_shows_no_traceback(rules_file):
     exe = Path(sys.executable).parent / "rulesrun"
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "interpreter.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "rulesrun.interpreter.cli.main"]
     r = subprocess.run(cmd + [rules_file, "--param", "pace=sideways", "--seats", "random,random"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "Traceback" not in r.stderr
@@ -302,7 +302,7 @@ def test_the_real_command_shows_no_traceback(rules_file):
 
 # ── records ────────────────────────────────────────────────────────────────
 def test_a_record_round_trips_its_parameters(rules_file, tmp_path):
-    from interpreter.record import make_record, open_record, save_record
+    from rulesrun.interpreter.records.record import make_record, open_record, save_record
     game = load_game(rules_file, players=2, params={"hand_size": 2, "pace": "fast"})
     state = game.new_initial_state(seed=4)
     state.apply_action(state.legal_actions()[0])
@@ -323,7 +323,7 @@ def test_a_record_round_trips_its_parameters(rules_file, tmp_path):
 def test_a_record_with_bad_parameters_is_refused_clearly(rules_file, tmp_path, params, message):
     import yaml
 
-    from interpreter.record import RecordError, make_record, open_record, save_record
+    from rulesrun.interpreter.records.record import RecordError, make_record, open_record, save_record
     game = load_game(rules_file, players=2)
     target = tmp_path / "game.yaml"
     record = make_record(game, game.new_initial_state(seed=1), ["random", "random"])
@@ -335,7 +335,7 @@ def test_a_record_with_bad_parameters_is_refused_clearly(rules_file, tmp_path, p
 
 
 def test_replay_command_opens_a_record_with_parameters(rules_file, tmp_path, capsys):
-    from interpreter.record import make_record, save_record
+    from rulesrun.interpreter.records.record import make_record, save_record
     game = load_game(rules_file, players=2, params={"hand_size": 1})
     state = play_out(game)
     target = tmp_path / "game.yaml"
@@ -347,7 +347,7 @@ def test_replay_command_opens_a_record_with_parameters(rules_file, tmp_path, cap
 # ── serve and the bridges ──────────────────────────────────────────────────
 def test_serve_takes_param_for_every_table(rules_file, tmp_path):
     pytest.importorskip("starlette", reason="rulesrun serve needs the web extra")
-    from interpreter.web.command import build_hub, parser
+    from rulesrun.interpreter.web.command import build_hub, parser
     args = parser().parse_args([rules_file, "--seats", "random,random", "--param", "copies=3", "--seed", "1",
                                 "--save-dir", str(tmp_path)])
     hub, table = build_hub(args, "")
@@ -355,7 +355,7 @@ def test_serve_takes_param_for_every_table(rules_file, tmp_path):
     assert table.info()["settings"] == "hand_size=3, copies=3, double=no, pace=slow"
     assert hub.new_table().game.params["copies"] == 3      # a table made from the page plays the same
     assert table.reload() and table.game.params["copies"] == 3
-    from interpreter.record import open_record
+    from rulesrun.interpreter.records.record import open_record
     game, _, _ = open_record(table.save(str(tmp_path)))
     assert game.params["copies"] == 3
 
@@ -371,7 +371,7 @@ def test_openspiel_takes_params(rules_file):
     pytest.importorskip("pyspiel", reason="the OpenSpiel bridge needs the openspiel extra")
     import pyspiel
 
-    from interpreter.bridges.openspiel import load_game as spiel_game
+    from rulesrun.interpreter.bridges.openspiel import load_game as spiel_game
     game = spiel_game(rules_file, players=2, params={"hand_size": 4, "double": True})
     assert game.engine.params["hand_size"] == 4
     assert game.get_parameters()["rules_params"] == "hand_size:4;copies:2;double:yes;pace:slow"
@@ -383,7 +383,7 @@ def test_openspiel_takes_params(rules_file):
 
 def test_pettingzoo_and_gymnasium_take_params(rules_file):
     pytest.importorskip("pettingzoo", reason="the PettingZoo bridge needs the pettingzoo extra")
-    from interpreter.bridges.gym import RulesGymEnv
-    from interpreter.bridges.pettingzoo import env
+    from rulesrun.interpreter.bridges.gym import RulesGymEnv
+    from rulesrun.interpreter.bridges.pettingzoo import env
     assert env(rules_file, players=2, params={"hand_size": 2}).unwrapped.engine.params["hand_size"] == 2
     assert RulesGymEnv(rules_file, players=2, params={"hand_size": 1}).engine.params["hand_size"] == 1

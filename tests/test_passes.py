@@ -5,11 +5,11 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from dsl import ir
-from dsl.errors import Pos
-from dsl.ir import K, Best, Comp, Load, Local, St, Stop, assign, call, compare, name, sub
-from dsl.passes import fastpaths, inline, loops, resume
-from interpreter import load_game_text
+from rulesrun.dsl.lower import ir
+from rulesrun.dsl.errors import Pos
+from rulesrun.dsl.lower.ir import K, Best, Comp, Load, Local, St, Stop, assign, call, compare, name, sub
+from rulesrun.dsl.passes import fastpaths, inline, loops, resume
+from rulesrun.interpreter import load_game_text
 
 P = Pos("t.rules", 1, 1)
 TABLE = ["Red", "Blue", "Red"]

@@ -1,4 +1,4 @@
-"""The last touch on the generated Python (dsl/passes/peephole.py): ``list(x)`` becomes ``[*x]``,
+"""The last touch on the generated Python (dsl/emit/peephole.py): ``list(x)`` becomes ``[*x]``,
 the same list without calling the type. Each check would fail without the pass."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl.passes import peephole
-from interpreter import load_game
+from rulesrun.dsl.emit import peephole
+from rulesrun.interpreter import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_game
+from rulesrun.interpreter import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -3,8 +3,8 @@ not in observations, nor in the log a seat reads, nor in what bots may remember.
 from __future__ import annotations
 
 
-from interpreter import State, load_game_text
-from interpreter.observe import announced_cards
+from rulesrun.interpreter import State, load_game_text
+from rulesrun.interpreter.runtime.observe import announced_cards
 from support import WHISPER
 
 RULES = WHISPER + '    player 1 chooses x from [1] as "done"\n'
@@ -28,7 +28,7 @@ def test_a_private_announcement_reaches_its_seat_only():
 
 def test_a_private_announcement_needs_a_player():
     import pytest
-    from dsl import RulesError
+    from rulesrun.dsl import RulesError
     with pytest.raises(RulesError) as err:
         load_game_text(RULES.replace("announce to p", "announce to 3"), 3, path="whisper.rules")
     assert "who an announcement is told to must be a player" in err.value.message

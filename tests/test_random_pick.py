@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from dsl import RulesError
-from interpreter import GameError, load_game_text
-from interpreter.engine import RulesRuntimeError
+from rulesrun.dsl import RulesError
+from rulesrun.interpreter import GameError, load_game_text
+from rulesrun.interpreter.runtime.engine import RulesRuntimeError
 from test_language import HEADER, make
 
 BODY = """

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.reference.magic_shop import NAMES, MagicShop, SUITS  # noqa: E402
-from interpreter import TERMINAL, load_game  # noqa: E402
+from rulesrun.interpreter import TERMINAL, load_game  # noqa: E402
 
 RULES = ROOT / "games" / "magic_shop.rules"
 _GAMES: dict = {}

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter import load_game
-from interpreter.record import RecordError, make_record, open_record, save_record
-from interpreter.repl import Repl
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.records.record import RecordError, make_record, open_record, save_record
+from rulesrun.interpreter.terminal.repl import Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))
@@ -23,8 +23,8 @@ EXE = Path(sys.executable).parent / "rulesrun"
 
 
 def fewest_players(path: Path) -> int:
-    from dsl import parse_file
-    from dsl.ast import PlayersDecl
+    from rulesrun.dsl import parse_file
+    from rulesrun.dsl.syntax.ast import PlayersDecl
     decl = next(i for i in parse_file(path).items if isinstance(i, PlayersDecl))
     return decl.low
 

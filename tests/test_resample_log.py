@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from interpreter import load_game
-from interpreter.observe import resample
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.runtime.observe import resample
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""rulesrun doc: a rulebook from the rules file (interpreter/rulebook.py, english.py, diagram.py).
+"""rulesrun doc: a rulebook from the rules file (interpreter/authoring/rulebook.py, english.py, diagram.py).
 
 The three shipped games' rulebooks are golden files in tests/golden/rulebook/: a change to the
 rulebook shows up as a diff. To accept a change, regenerate them:
@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from dsl import parse_text
-from interpreter.cli import main
-from interpreter.diagram import to_dot, to_svg
-from interpreter.english import Context, English, _third_person
-from interpreter.rulebook import Rulebook, comments_by_line
-from interpreter.rulebook_render import to_html, to_markdown
+from rulesrun.dsl import parse_text
+from rulesrun.interpreter.cli.main import main
+from rulesrun.interpreter.authoring.diagram import to_dot, to_svg
+from rulesrun.interpreter.authoring.english import Context, English, _third_person
+from rulesrun.interpreter.authoring.rulebook import Rulebook, comments_by_line
+from rulesrun.interpreter.authoring.rulebook_render import to_html, to_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "rulebook"
@@ -170,8 +170,8 @@ def test_html_renders_in_headless_chromium(tmp_path):
 def test_repl_rules_command_shows_the_rulebook():
     import io
 
-    from interpreter import load_game
-    from interpreter.repl import HELP, Repl
+    from rulesrun.interpreter import load_game
+    from rulesrun.interpreter.terminal.repl import HELP, Repl
     game = load_game(ROOT / "games/magic_shop.rules", players=4)
     lines = iter(["rules", "quit"])
 

@@ -2,8 +2,8 @@
 read "k − 1 ÷ 5 + 1" (which is k − 0.2 + 1), nor `a or (b and c)` read as `(a or b) and c`."""
 from __future__ import annotations
 
-from interpreter.rulebook import Rulebook
-from interpreter.rulebook_render import to_markdown
+from rulesrun.interpreter.authoring.rulebook import Rulebook
+from rulesrun.interpreter.authoring.rulebook_render import to_markdown
 
 RULES = '''game "Brackets"
 players 2

@@ -59,7 +59,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter import GameError, State, load_game
+from rulesrun.interpreter import GameError, State, load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"

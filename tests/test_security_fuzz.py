@@ -11,9 +11,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import load_game
-from interpreter.record import RecordError, make_record, open_record, save_record
-from interpreter.repl import Repl
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.records.record import RecordError, make_record, open_record, save_record
+from rulesrun.interpreter.terminal.repl import Repl
 
 RULES = """
 game "Fuzz"

@@ -10,10 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from interpreter import load_game, load_game_text
-from interpreter.hotseat import CLEAR_SCROLLBACK
-from interpreter.record import open_record
-from interpreter.repl import Repl, ReplayViewer
+from rulesrun.interpreter import load_game, load_game_text
+from rulesrun.interpreter.terminal.hotseat import CLEAR_SCROLLBACK
+from rulesrun.interpreter.records.record import open_record
+from rulesrun.interpreter.terminal.repl import Repl, ReplayViewer
 
 EXE = Path(sys.executable).parent / "rulesrun"
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl import RulesError
-from dsl.errors import Pos, safe_text
-from interpreter import load_game_text
-from interpreter.repl import Repl
+from rulesrun.dsl import RulesError
+from rulesrun.dsl.errors import Pos, safe_text
+from rulesrun.interpreter import load_game_text
+from rulesrun.interpreter.terminal.repl import Repl
 
 EXE = Path(sys.executable).parent / "rulesrun"
 ESC, BEL, CSI1, RLO = "\x1b", "\x07", "\x9b", "\u202e"
@@ -45,8 +45,8 @@ flow:
 @pytest.fixture
 def unchecked(monkeypatch):
     """The parser's refusal of control characters off: the output paths must hold on their own."""
-    import dsl.parser
-    monkeypatch.setattr(dsl.parser, "_check_text", lambda source, path: None)
+    from rulesrun.dsl.syntax import parser
+    monkeypatch.setattr(parser, "_check_text", lambda source, path: None)
 
 
 def test_safe_text_escapes_c0_del_c1_and_bidi_and_keeps_plain_text():

@@ -13,10 +13,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter import load_game
-from interpreter.files import atomic_write
-from interpreter.record import RecordError, make_record, open_record, read_record, save_record
-from interpreter.repl import Repl
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.records.files import atomic_write
+from rulesrun.interpreter.records.record import (
+    RecordError,
+    make_record,
+    open_record,
+    read_record,
+    save_record,
+)
+from rulesrun.interpreter.terminal.repl import Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 MAGIC = ROOT / "games" / "magic_shop.rules"

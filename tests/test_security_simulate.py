@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import simpool
-from interpreter.simpool import SimulationIncomplete, run_games
+from rulesrun.interpreter.simulate import pool as simpool
+from rulesrun.interpreter.simulate.pool import SimulationIncomplete, run_games
 
 ROOT = Path(__file__).resolve().parent.parent
 EXE = Path(sys.executable).parent / "rulesrun"

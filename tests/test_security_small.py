@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_game
-from interpreter.cli import main
-from interpreter.record import make_record, save_record
-from interpreter.repl import Repl, ReplayViewer
+from rulesrun.interpreter import load_game
+from rulesrun.interpreter.cli.main import main
+from rulesrun.interpreter.records.record import make_record, save_record
+from rulesrun.interpreter.terminal.repl import Repl, ReplayViewer
 
 ROOT = Path(__file__).resolve().parent.parent
 MAGIC = ROOT / "games" / "magic_shop.rules"
@@ -53,7 +53,7 @@ def test_non_ascii_digits_in_the_replay_viewer_and_seat(tmp_path, capsys):
     state.apply_action(state.legal_actions()[0])
     target = tmp_path / "r.yaml"
     save_record(target, make_record(game, state, ["random"] * 3))
-    from interpreter.record import open_record
+    from rulesrun.interpreter.records.record import open_record
     _, _, record = open_record(target)
     out = io.StringIO()
     assert ReplayViewer(game, record, None, out=out, readline=lines_then(["j ²", "q"])).run() == 0

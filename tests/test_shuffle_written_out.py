@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from dsl import program
+from rulesrun.dsl import program
 
 
 def test_the_written_out_shuffle_orders_as_random_shuffle_for_every_length_and_seed():

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import simulate as sim
-from interpreter.cli import main
+from rulesrun.interpreter.simulate import runner as sim
+from rulesrun.interpreter.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 MAGIC = str(ROOT / "games" / "magic_shop.rules")
@@ -18,7 +18,7 @@ MAGIC = str(ROOT / "games" / "magic_shop.rules")
 
 def run_cli(*args, cwd=None):
     exe = Path(sys.executable).parent / "rulesrun"
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "interpreter.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "rulesrun.interpreter.cli.main"]
     return subprocess.run(cmd + list(args), capture_output=True, text=True, cwd=cwd or ROOT, timeout=300)
 
 
@@ -214,7 +214,7 @@ def test_markdown_tables(capsys):
 
 
 def test_the_pool_plays_runs_of_games_and_gives_every_game_once_in_order():
-    from interpreter import simpool
+    from rulesrun.interpreter.simulate import pool as simpool
     for games, jobs in ((1, 2), (7, 2), (40, 2), (1500, 2), (1000, 8)):
         chunks = simpool._chunks(games, jobs)
         assert [i for c in chunks for i in c] == list(range(games))
@@ -228,7 +228,7 @@ def test_the_pool_plays_runs_of_games_and_gives_every_game_once_in_order():
 
 
 def test_a_broken_game_inside_a_run_of_games_is_reported_and_the_rest_kept():
-    from interpreter import simpool
+    from rulesrun.interpreter.simulate import pool as simpool
     spec = _spec(seats=["random", "random", "random"], seed=3)
     with pytest.raises(simpool.SimulationIncomplete) as e:
         sim.run_games(spec, 40, jobs=2, keep_going=True, task=_breaks_on_game_5)
@@ -238,7 +238,7 @@ def test_a_broken_game_inside_a_run_of_games_is_reported_and_the_rest_kept():
 
 
 def _breaks_on_game_5(task):
-    from interpreter.simpool import play_task
+    from rulesrun.interpreter.simulate.pool import play_task
     _, index = task
     if index == 5:
         return {"index": 5, "failed": {"index": 5, "seed": 0, "error": "broken on purpose", "moves": []}}
@@ -261,7 +261,7 @@ def test_on_record_gets_each_record_once_in_index_order_while_the_pool_plays():
 
 
 def test_on_record_skips_failed_games_and_still_gets_every_record():
-    from interpreter import simpool
+    from rulesrun.interpreter.simulate import pool as simpool
     seen = []
     with pytest.raises(simpool.SimulationIncomplete) as e:
         sim.run_games(_spec(seats=["random"] * 3, seed=3), 40, jobs=2, keep_going=True, task=_breaks_on_game_5,

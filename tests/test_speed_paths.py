@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.errors import Pos
-from dsl.ir import K, Comp, Local, St, compare, sub
-from dsl.passes import fastpaths
-from interpreter import GameError, load_game, load_game_text
+from rulesrun.dsl.errors import Pos
+from rulesrun.dsl.lower.ir import K, Comp, Local, St, compare, sub
+from rulesrun.dsl.passes import fastpaths
+from rulesrun.interpreter import GameError, load_game, load_game_text
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -145,7 +145,7 @@ def test_a_zone_moved_whole_is_written_out_and_moves_as_move_zone_did():
 def test_compile_emit_prints_the_generated_python_and_its_constants(capsys):
     import ast as pyast
 
-    from interpreter.cli import main
+    from rulesrun.interpreter.cli.main import main
     assert main(["compile", str(ROOT / "games" / "magic_shop.rules"), "--players", "4", "--emit"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# Python generated for The Magic Shop, 4 players")
@@ -163,7 +163,7 @@ def test_compile_emit_is_the_same_text_in_every_run():
     outs = []
     for seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        r = subprocess.run([sys.executable, "-m", "interpreter.cli", "compile", "examples/big_two.rules",
+        r = subprocess.run([sys.executable, "-m", "rulesrun.interpreter.cli.main", "compile", "examples/big_two.rules",
                             "--players", "4", "--emit"], cwd=ROOT, env=env, capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
         outs.append(r.stdout)

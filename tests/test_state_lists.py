@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from interpreter import load_game_text
+from rulesrun.interpreter import load_game_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.support import small_game  # noqa: E402

@@ -11,10 +11,17 @@ from types import SimpleNamespace
 
 import pytest
 
-from interpreter import load_game, load_game_text
-from interpreter.options import find_card, hand_order, resolve_input
-from interpreter.repl import Repl
-from interpreter.table import CardStyle, colour_attribute, colour_word, display_name, option_lines, render_view
+from rulesrun.interpreter import load_game, load_game_text
+from rulesrun.interpreter.terminal.options import find_card, hand_order, resolve_input
+from rulesrun.interpreter.terminal.repl import Repl
+from rulesrun.interpreter.terminal.table import (
+    CardStyle,
+    colour_attribute,
+    colour_word,
+    display_name,
+    option_lines,
+    render_view,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 MAGI = ROOT / "games" / "magi.rules"
@@ -106,14 +113,14 @@ def test_coloured_by_colours_the_table_by_that_attribute(monkeypatch):
     plain = table(game)
     assert not COLOUR_CODE.search(plain) and "blue Crystal" in plain
     # the web table draws the same colours (in CSS)
-    from interpreter.web.views import CSS, Display
+    from rulesrun.interpreter.web.views import CSS, Display
     web = Display(game).colour
     assert web["blue Crystal"] == web["yellow Shield"] == CSS["red"] != web["grey Magician"]
     assert Display(load_game(MAGI, players=4)).colour["blue Crystal"] == CSS["blue"]
 
 
 def test_coloured_by_an_unknown_or_list_attribute_is_an_error():
-    from dsl import RulesError
+    from rulesrun.dsl import RulesError
     with pytest.raises(RulesError) as err:
         load_game_text(MAGI.read_text().replace("coloured by colour ", "coloured by color  "), 4, path="m.rules")
     assert "cards have no attribute 'color' to be coloured by" in err.value.message
@@ -239,7 +246,7 @@ def test_find_card_by_words():
 
 
 def test_explain_uses_card_descriptions_when_the_language_gives_them():
-    from interpreter.table import explain_card
+    from rulesrun.interpreter.terminal.table import explain_card
     prog = with_extra(load_game(SHOP, players=4).program, card_descriptions={"Wine 5": "Move the Trump Marker."})
     assert explain_card(prog, "Wine 5").endswith("Move the Trump Marker.")
 
@@ -313,7 +320,7 @@ def test_the_opening_line_names_the_variants():
 
 
 def test_delay_works_when_every_seat_is_a_bot(monkeypatch):
-    import interpreter.repl as repl_module
+    from rulesrun.interpreter.terminal import repl as repl_module
     naps = []
     monkeypatch.setattr(repl_module.time, "sleep", naps.append)
     game = load_game(SHOP, players=3)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import DEFAULT_BOT, main
-from interpreter.games import find_game, shipped
+from rulesrun.interpreter.cli.main import DEFAULT_BOT, main
+from rulesrun.interpreter.records.games import find_game, shipped
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

@@ -1,4 +1,4 @@
-"""The table in a real pseudo-terminal (issue 21): a turn fits 80×24, NO_COLOR, options numbered in
+"""The table in a real pseudo-terminal: a turn fits 80×24, NO_COLOR, options numbered in
 the hand's order, typed word runs and `explain`. The screen is read with pyte, a terminal emulator."""
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ class Terminal:
         full_env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", **(env or {}))
         if env is None or "NO_COLOR" not in env:
             full_env.pop("NO_COLOR", None)
+        for size in ("COLUMNS", "LINES"):      # the pseudo-terminal's own size, never one left by another test
+            full_env.pop(size, None)
         self.child = pexpect.spawn(str(EXE), [str(a) for a in args], encoding="utf-8", timeout=60,
                                    dimensions=(rows, cols), env=full_env, cwd=str(ROOT))
 

@@ -9,10 +9,10 @@ import random
 import pytest
 import yaml
 
-from dsl import RulesError, RulesRuntimeError
-from interpreter import State, load_game, load_game_text
-from interpreter.record import open_record
-from interpreter.repl import Repl
+from rulesrun.dsl import RulesError, RulesRuntimeError
+from rulesrun.interpreter import State, load_game, load_game_text
+from rulesrun.interpreter.records.record import open_record
+from rulesrun.interpreter.terminal.repl import Repl
 
 # One card each; the highest card wins for its team and scores its rank for the team.
 DUO = '''\
@@ -280,7 +280,7 @@ def test_the_repl_shows_the_teams_and_the_winning_team(tmp_path):
 
 
 def test_simulate_reports_wins_per_team(capsys, tmp_path):
-    from interpreter.cli import main
+    from rulesrun.interpreter.cli.main import main
     path = tmp_path / "duo.rules"
     path.write_text(DUO, encoding="utf-8")
     out = tmp_path / "sim.json"
@@ -309,7 +309,7 @@ def test_random_games_with_teams_replay_and_round_trip():
 
 def test_rulesrun_check_passes_on_the_partnership_games(tmp_path, capsys):
     """The property tests (leaks, resampling, clones, JSON, replays) hold with team state and p.team."""
-    from interpreter.cli import main
+    from rulesrun.interpreter.cli.main import main
     from tests.test_docs import _files
     for name, text in (("partners.rules", _files()["partners.rules"]), ("pick.rules", PICK)):
         (tmp_path / name).write_text(text, encoding="utf-8")
@@ -320,7 +320,7 @@ def test_rulesrun_check_passes_on_the_partnership_games(tmp_path, capsys):
 
 def test_the_bridges_give_team_choices_ids_and_show_teams_in_the_tensor():
     pytest.importorskip("numpy", reason="the bridges' tensors need numpy (pip install 'rulesrun[gym]')")
-    from interpreter.bridges import ActionSpace, Encoder, Table
+    from rulesrun.interpreter.bridges import ActionSpace, Encoder, Table
     game = load_game_text(PICK, players=4)
     space = ActionSpace(game)
     table = Table(space, game.new_initial_state(seed=1))
@@ -335,7 +335,7 @@ def test_the_bridges_give_team_choices_ids_and_show_teams_in_the_tensor():
 
 
 def test_the_web_frame_carries_the_teams():
-    from interpreter.web.views import Display, frame
+    from rulesrun.interpreter.web.views import Display, frame
     game = load_game_text(DUO, players=4)
     state = game.new_initial_state(seed=2)
     for seat in (None, 1):

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import io
 
-from interpreter import load_game_text
-from interpreter.record import make_record
-from interpreter.repl import Repl, ReplayViewer, told_alone
+from rulesrun.interpreter import load_game_text
+from rulesrun.interpreter.records.record import make_record
+from rulesrun.interpreter.terminal.repl import Repl, ReplayViewer, told_alone
 from support import WHISPER
 
 RULES = WHISPER + '    for p in players:\n        p chooses x from [1, 2] as "done"\n'
@@ -90,8 +90,8 @@ def test_a_part_of_the_log_is_read_as_the_seat_reads_it():
     """The leak check and the OpenSpiel bridge read the log in parts (``log_since``): a private line
     is formatted without its seat, and only for that seat (a whisper of cards, like Gachapon's
     personal-pile draw, once crashed the twin leak test)."""
-    from interpreter.checking.leaks import new_log
-    from interpreter.observe import log_since
+    from rulesrun.interpreter.checking.leaks import new_log
+    from rulesrun.interpreter.runtime.observe import log_since
     g, cards = game_and_cards()
     s = g.new_initial_state(seed=2)
     for seat in (0, 1, 2, None):

@@ -5,8 +5,8 @@ import textwrap
 
 import pytest
 
-from dsl import RulesError
-from interpreter import load_game_text
+from rulesrun.dsl import RulesError
+from rulesrun.interpreter import load_game_text
 from test_language import HEADER
 
 BODY = textwrap.dedent("""

@@ -22,11 +22,11 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed: pip insta
 websockets = pytest.importorskip("websockets", reason="uvicorn[standard] brings websockets; not installed")
 from websockets.sync.client import connect  # noqa: E402
 
-from interpreter import load_game  # noqa: E402
-from interpreter.record import open_record, read_record  # noqa: E402
-from interpreter.web.client import play_seat  # noqa: E402
-from interpreter.web.command import Background, hub_for  # noqa: E402
-from interpreter.web.views import public_view  # noqa: E402
+from rulesrun.interpreter import load_game  # noqa: E402
+from rulesrun.interpreter.records.record import open_record, read_record  # noqa: E402
+from rulesrun.interpreter.web.client import play_seat  # noqa: E402
+from rulesrun.interpreter.web.command import Background, hub_for  # noqa: E402
+from rulesrun.interpreter.web.views import public_view  # noqa: E402
 
 ERRORS_LOGGED: list = []
 
@@ -108,8 +108,8 @@ def test_a_seat_sees_its_observation_and_only_its_own_moves():
 
 def test_cards_are_drawn_in_the_colours_their_file_names():
     """Magi declares a card's group before its colour: the colour words still colour the cards."""
-    from interpreter.table import COLOUR_WORDS
-    from interpreter.web.views import CSS, Display
+    from rulesrun.interpreter.terminal.table import COLOUR_WORDS
+    from rulesrun.interpreter.web.views import CSS, Display
     d = Display(load_game("games/magi.rules", players=4))
     words = {name.split()[0] for name in d.colour}
     assert {"red", "blue", "yellow", "grey"} <= words
@@ -392,7 +392,7 @@ def test_watch_reloads_the_file_and_shows_compile_errors(tmp_path):
 def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
     import importlib.util
 
-    from interpreter.cli import main
+    from rulesrun.interpreter.cli.main import main
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "starlette" else real(name, *a))
     assert main(["serve", "games/magic_shop.rules"]) == 1
@@ -409,7 +409,7 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
     (["serve", "tests/broken/never_ends.rules", "--players", "99"], "3 to 5 players"),
 ])
 def test_serve_reports_bad_arguments_plainly(argv, message, capsys):
-    from interpreter.cli import main
+    from rulesrun.interpreter.cli.main import main
     assert main(argv) != 0
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
@@ -420,7 +420,7 @@ def test_rulesrun_serve_magi_for_four_serves_a_playable_table(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "games/magi.rules", "--players", "4",
+    proc = subprocess.Popen([sys.executable, "-m", "rulesrun.interpreter.cli.main", "serve", "games/magi.rules", "--players", "4",
                              "--port", str(port), "--seed", "3", "--delay", "0.01"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     try:

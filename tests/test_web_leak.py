@@ -15,11 +15,11 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install -e '.[web]'")
 pytest.importorskip("websockets", reason="uvicorn[standard] brings websockets; not installed")
 
-from interpreter import load_game  # noqa: E402
-from interpreter.observe import observe  # noqa: E402
-from interpreter.web.client import play_seat  # noqa: E402
-from interpreter.web.command import Background, hub_for  # noqa: E402
-from interpreter.web.views import public_view  # noqa: E402
+from rulesrun.interpreter import load_game  # noqa: E402
+from rulesrun.interpreter.runtime.observe import observe  # noqa: E402
+from rulesrun.interpreter.web.client import play_seat  # noqa: E402
+from rulesrun.interpreter.web.command import Background, hub_for  # noqa: E402
+from rulesrun.interpreter.web.views import public_view  # noqa: E402
 from support import WHISPER as WHISPER_HEAD  # noqa: E402
 
 

@@ -13,7 +13,7 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed: pip insta
 pytest.importorskip("websockets", reason="uvicorn[standard] brings websockets; not installed")
 
 from benchmarks.web_load import run, summary  # noqa: E402
-from interpreter.record import open_record  # noqa: E402
+from rulesrun.interpreter.records.record import open_record  # noqa: E402
 
 TABLES = 50
 

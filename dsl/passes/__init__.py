@@ -1,4 +1,4 @@
-"""Passes over the IR (``dsl.ir``): each a function from IR to IR, testable on its own.
+"""Passes over the IR (``dsl.lower.ir``): each a function from IR to IR, testable on its own.
 
 - ``nonnull``   checks for none dropped where the local can never be none (a seat of the players, a
                 card chosen from a zone)
@@ -10,9 +10,9 @@
                 out once before it (behind ``and`` / ``or`` too, in a form that cannot fail)
 - ``resume``    a resumable procedure cut into one entry per place it can start from, with the
                 frame locals each stop must keep (liveness)
-- ``asks``      (for ``dsl.lower``) whether every round of a loop reaches a decision: it spends no budget
+- ``asks``      (for ``dsl.lower.statements``) whether every round of a loop reaches a decision: it spends no budget
 
-``dsl.compiler`` runs them in that order; ``dsl.emit`` writes what comes out as Python. Then, on
+``dsl.compiler`` runs them in that order; ``dsl.emit.writer`` writes what comes out as Python. Then, on
 the Python functions about to be compiled:
 
 - ``cse``       (a define's only) a costly subexpression said again where the first is always
@@ -25,13 +25,13 @@ the Python functions about to be compiled:
 
 def plain(stmts: list) -> list:
     """The passes for a plain function's statements."""
-    from . import fastpaths, invariants, loops, nonnull, unroll
+    from rulesrun.dsl.passes import fastpaths, invariants, loops, nonnull, unroll
     return invariants.lower(loops.lower(unroll.run(nonnull.run([fastpaths.run(s) for s in stmts]))))
 
 
 def resumable(body: list, labels: int, nslots: int) -> list:
     """The passes for a resumable procedure: the statements of each of its entries."""
-    from . import fastpaths, invariants, loops, nonnull, resume, unroll
+    from rulesrun.dsl.passes import fastpaths, invariants, loops, nonnull, resume, unroll
     body = nonnull.run([fastpaths.run(s) for s in body])
     resume.liveness(body)
     return [invariants.lower(loops.lower(unroll.run(stmts))) for stmts in resume.entries(body, labels, nslots)], body

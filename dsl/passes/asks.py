@@ -1,6 +1,6 @@
 """Whether every way through some statements reaches a decision before it can leave them.
 
-``dsl.lower`` asks this of a ``while`` loop's body: a loop whose every round asks someone cannot
+``dsl.lower.statements`` asks this of a ``while`` loop's body: a loop whose every round asks someone cannot
 run on without a decision (the engine renews its budget of rounds at each one), so it spends none.
 
 A statement reaches a decision when it is one, when it is an ``if`` / ``else`` whose two sides
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import ast
 
-from ..ir import K, Local, Stop, walk as _walk
-from .inline import written
+from rulesrun.dsl.lower.ir import K, Local, Stop, walk as _walk
+from rulesrun.dsl.passes.inline import written
 
 _UNKNOWN = object()
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import ast
 
-from ..ir import K, Comp, Local, St, call, compare, walk_exprs
-from . import tables
+from rulesrun.dsl.lower.ir import K, Comp, Local, St, call, compare, walk_exprs
+from rulesrun.dsl.passes import tables
 
 
 def _attr_of(node, target: Local):

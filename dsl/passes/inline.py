@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 import copy
 
-from ..ir import K, Local, walk_exprs
-from ..scope import _TEMP_NAMES
+from rulesrun.dsl.lower.ir import K, Local, walk_exprs
+from rulesrun.dsl.check.scope import _TEMP_NAMES
 
 MAX_NODES = 90      # a define whose body has at most this many nodes is written out where called
 
@@ -55,7 +55,7 @@ def substitute(body, params: list, args: list):
     return Swap().visit(copy.deepcopy(body))
 
 
-# ── a procedure written out in its caller (dsl.lower._inline_call) ───────────────
+# ── a procedure written out in its caller (dsl.lower.statements._inline_call) ───────────────
 _BACK_REFS = ("decision", "stop", "pos")     # attributes that point elsewhere, not to inner expressions
 
 

@@ -21,9 +21,25 @@ a resumable procedure share statements.
 from __future__ import annotations
 
 import ast
-from ..ir import K, Best, Comp, Fn, Local, Move, assign, clone, augassign, at, compare, boolop, name, not_, walk_exprs
-from ..ir import with_fields as _with
-from . import tables
+from rulesrun.dsl.lower.ir import (
+    K,
+    Best,
+    Comp,
+    Fn,
+    Local,
+    Move,
+    assign,
+    clone,
+    augassign,
+    at,
+    compare,
+    boolop,
+    name,
+    not_,
+    walk_exprs,
+)
+from rulesrun.dsl.lower.ir import with_fields as _with
+from rulesrun.dsl.passes import tables
 
 _LOWERED = ("any", "all", "count", "sum")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from ..ir import K, Local, Move, St, Stop, walk_exprs
+from rulesrun.dsl.lower.ir import K, Local, Move, St, Stop, walk_exprs
 
 _MODES = ("py", "frame")
 
@@ -171,7 +171,7 @@ def _drop(stmts: list, sure: set) -> list:
         if _is_none_check(s, sure):
             continue
         if isinstance(s, Move) and _local(s.card) in sure:
-            s.card_sure = True                          # dsl.emit leaves out its check
+            s.card_sure = True                          # dsl.emit.writer leaves out its check
         for attr in ("body", "orelse", "pre", "finalbody"):
             inner = getattr(s, attr, None)
             if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):

@@ -1,13 +1,13 @@
 """Resumable procedures: liveness of frame locals at each stop, and one entry per place to start.
 
-A resumable procedure is lowered (``dsl.lower``) as structured statements with explicit ``Stop``
+A resumable procedure is lowered (``dsl.lower.statements``) as structured statements with explicit ``Stop``
 nodes, numbered 1, 2, ... in the order of the text. It runs over a frame
 ``F = [procedure index, label, locals]``; the engine calls the entry for the frame's label:
 
 - entry 0 starts it: the locals are read from the frame (the arguments), and the body runs as
   written — straight code, as if written by hand.
 - entry k resumes after stop k: the locals kept at the stop are read back (a decision's chosen
-  value is the entry's argument, ``dsl.emit``), then the rest of the innermost block runs, then each loop around
+  value is the entry's argument, ``dsl.emit.writer``), then the rest of the innermost block runs, then each loop around
   the stop from its test, then what follows each enclosing statement, out to the end.
 
 ``liveness`` works out, for each stop, the frame locals that may be read after resuming there
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import ast
 
-from ..ir import K, Load, Local, Reveal, Stop, clone, walk as _walk, walk_exprs
-from ..program import DONE
+from rulesrun.dsl.lower.ir import K, Load, Local, Reveal, Stop, clone, walk as _walk, walk_exprs
+from rulesrun.dsl.program import DONE
 
 __all__ = ["stops", "liveness", "entries"]
 

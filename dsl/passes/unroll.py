@@ -16,14 +16,14 @@ loop.
 
 ``len(Z) == 0`` of a zone becomes ``not Z`` (a zone is a list or a tuple), and ``len(Z) != 0`` ``not not Z``
 (still a truth value).
-This pass copies what it changes: the analyses (``dsl.infoflow`` reads ``len`` of a zone as "how many
+This pass copies what it changes: the analyses (``dsl.analysis.infoflow`` reads ``len`` of a zone as "how many
 cards") and the entries of a resumable procedure share the statements it is given.
 """
 from __future__ import annotations
 
 import ast
 
-from ..ir import K, Comp, Local, St, boolop, clone, map_children, not_, walk_exprs
+from rulesrun.dsl.lower.ir import K, Comp, Local, St, boolop, clone, map_children, not_, walk_exprs
 
 MAX_VALUES = 8      # values written out at most
 MAX_TEST = 24       # nodes in the test (and its 'where') at most

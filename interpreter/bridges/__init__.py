@@ -8,8 +8,8 @@ The shared, dependency-free parts: ``actions`` (integer action ids for every dec
 ``encoding`` (observation tensors from what one seat may see). Import the bridge you need; this
 package imports none of the optional libraries itself.
 """
-from .actions import ActionSpace, BridgeError, Table
-from .encoding import Encoder
+from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError, Table
+from rulesrun.interpreter.bridges.encoding import Encoder
 
 __all__ = ["ActionSpace", "BridgeError", "Encoder", "Table"]
 
@@ -18,9 +18,9 @@ def configurations(path) -> list[tuple[int, tuple]]:
     """Every (players, variants) a rules file can be played with: each player count it allows,
     with no variant and with each variant alone (those the file accepts for that count; a variant
     that the player count itself chooses comes with it)."""
-    from dsl import RulesError, parse_file
-    from dsl.ast import PlayersDecl
-    from .encoding import engine_game as load_game
+    from rulesrun.dsl import RulesError, parse_file
+    from rulesrun.dsl.syntax.ast import PlayersDecl
+    from rulesrun.interpreter.bridges.encoding import engine_game as load_game
 
     decl = next((i for i in parse_file(path).items if isinstance(i, PlayersDecl)), None)
     low, high = (decl.low, decl.high) if decl else (2, 2)

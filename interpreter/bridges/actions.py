@@ -30,8 +30,8 @@ from typing import Any, Iterable
 
 import attrs
 
-from dsl import ast as A
-from dsl.parser import parse_text
+from rulesrun.dsl.syntax import ast as A
+from rulesrun.dsl.syntax.parser import parse_text
 
 
 class BridgeError(Exception):

@@ -29,7 +29,7 @@ import hashlib
 
 import numpy as np
 
-from .actions import ActionSpace, BridgeError
+from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError
 
 
 class Encoder:
@@ -218,7 +218,7 @@ class Encoder:
     def observation_string(self, table, seat: int, log: bool = False) -> str:
         """What ``seat`` sees now, as one line: the engine's observation (``state.observation``,
         without the log unless asked), plus the elements picked so far of a subset being chosen."""
-        from interpreter.observe import observe
+        from rulesrun.interpreter.runtime.observe import observe
         obs = observe(table.state, seat, log=log)
         del obs["game"]
         if table.partial and table.state.pending and table.state.pending[0] == seat:
@@ -241,8 +241,8 @@ def _digest(path: str) -> str:
 
 def engine_game(path, players: int | None = None, variants=(), params: dict | None = None):
     """``interpreter.load_game``, compiled once per file content, player count, variants and
-    game parameters ({name: value}, dsl.params)."""
-    from interpreter.engine import load_game
+    game parameters ({name: value}, dsl.check.params)."""
+    from rulesrun.interpreter.runtime.engine import load_game
     path = str(path)
     key = (path, _digest(path), players, tuple(variants), tuple(sorted((params or {}).items())))
     game = _GAMES.get(key)

@@ -9,7 +9,7 @@
         if terminated:
             break
 
-The learner sits at ``seat``; every other seat is a rulesrun bot (``interpreter.agents``):
+The learner sits at ``seat``; every other seat is a rulesrun bot (``interpreter.bots.agents``):
 ``opponents`` is one seat kind for all of them ("random", "greedy", "ismcts:200"), a list with
 one kind per other seat, or a function ``f(seat, seed) -> agent`` whose agent has
 ``choose(state)``. Actions are ``Discrete(num_actions)`` ids (``actions.ActionSpace``); the
@@ -29,11 +29,11 @@ try:
 except ImportError as e:   # pragma: no cover - the extra is not installed
     raise ImportError("the Gymnasium bridge needs Gymnasium: pip install 'rulesrun[gym]'") from e
 
-from interpreter.agents import make_agent, parse_kind
+from rulesrun.interpreter.bots.agents import make_agent, parse_kind
 
-from .actions import BridgeError, Table
-from .encoding import compiled
-from .spaces import final_rewards, mask_of, spaces_for
+from rulesrun.interpreter.bridges.actions import BridgeError, Table
+from rulesrun.interpreter.bridges.encoding import compiled
+from rulesrun.interpreter.bridges.spaces import final_rewards, mask_of, spaces_for
 
 
 class RulesGymEnv(gymnasium.Env):
@@ -103,7 +103,7 @@ class RulesGymEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("render() needs render_mode='ansi'")
             return None
-        from interpreter.observe import observe
+        from rulesrun.interpreter.runtime.observe import observe
         return str(observe(self.table.state, self.seat, log=False))
 
     # ── helpers ────────────────────────────────────────────────────────────

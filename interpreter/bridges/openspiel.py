@@ -23,10 +23,10 @@ try:
 except ImportError as e:   # pragma: no cover - the extra is not installed
     raise ImportError("the OpenSpiel bridge needs OpenSpiel: pip install 'rulesrun[openspiel]'") from e
 
-from interpreter.engine import State
+from rulesrun.interpreter.runtime.engine import State
 
-from .actions import ActionSpace, BridgeError, Table
-from .encoding import compiled
+from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError, Table
+from rulesrun.interpreter.bridges.encoding import compiled
 
 SHORT_NAME = "rulesrun"
 DEFAULT_DEALS = 1000
@@ -69,7 +69,7 @@ def _bounds_text(bounds: dict) -> str:
 
 def parse_rules_params(text: str) -> dict:
     """'target:300;vulnerable:yes' -> {'target': '300', 'vulnerable': 'yes'}: the rules file's game
-    parameters (dsl.params), written as OpenSpiel's parameter strings allow."""
+    parameters (dsl.check.params), written as OpenSpiel's parameter strings allow."""
     out = {}
     for part in filter(None, (p.strip() for p in str(text).split(";"))):
         name, colon, value = part.partition(":")
@@ -251,11 +251,11 @@ class RulesrunState(pyspiel.State):
     # ── search support ─────────────────────────────────────────────────────
     def resample_from_infostate(self, player, probability_sampler=None):
         """A state this player cannot tell from this one: the cards it cannot see dealt again at
-        random and hidden values drawn again (``interpreter.observe.resample``, as rulesrun's own bots
+        random and hidden values drawn again (``interpreter.runtime.observe.resample``, as rulesrun's own bots
         determinise), future shuffles unknown. Its information state
         carries on from this one's."""
         import random
-        from interpreter.observe import resample
+        from rulesrun.interpreter.runtime.observe import resample
         c = self._c
         if c.table is None:
             return self.clone()
@@ -290,7 +290,7 @@ class RulesrunState(pyspiel.State):
 
 def _step_view(encoder, table, seat: int, since) -> tuple[str, str]:
     """What ``seat`` sees now, and the announcements made since the log node ``since``."""
-    from ..observe import log_since
+    from rulesrun.interpreter.runtime.observe import log_since
     state = table.state
     # the public announcements and those told to this seat alone, never another seat's
     lines = log_since(state, since, seat)

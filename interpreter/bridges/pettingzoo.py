@@ -27,9 +27,9 @@ try:
 except ImportError as e:   # pragma: no cover - the extra is not installed
     raise ImportError("the PettingZoo bridge needs PettingZoo: pip install 'rulesrun[pettingzoo]'") from e
 
-from .actions import BridgeError, Table
-from .encoding import compiled
-from .spaces import final_rewards, mask_of, spaces_for
+from rulesrun.interpreter.bridges.actions import BridgeError, Table
+from rulesrun.interpreter.bridges.encoding import compiled
+from rulesrun.interpreter.bridges.spaces import final_rewards, mask_of, spaces_for
 
 
 class RulesEnv(AECEnv):
@@ -120,7 +120,7 @@ class RulesEnv(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() needs render_mode='ansi'")
             return None
-        from interpreter.observe import observe
+        from rulesrun.interpreter.runtime.observe import observe
         return str(observe(self.table.state, self._index[self.agent_selection], log=False))
 
     def close(self):

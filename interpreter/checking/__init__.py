@@ -13,14 +13,14 @@ import sys
 import time
 from pathlib import Path
 
-from dsl import compile_rules, parse_file
+from rulesrun.dsl import compile_rules, parse_file
 
-from ..engine import Game
-from .coverage import AbleProbe, Coverage, Tracer
-from .parallel import WorkerDied, outcomes
-from .properties import PROPERTIES, GameChecker, Violation
-from .report import Config, configurations, report_failure, write_moves
-from .search import Failure, Guide, hypothesis_games
+from rulesrun.interpreter.runtime.engine import Game
+from rulesrun.interpreter.checking.coverage import AbleProbe, Coverage, Tracer
+from rulesrun.interpreter.checking.parallel import WorkerDied, outcomes
+from rulesrun.interpreter.checking.properties import PROPERTIES, GameChecker, Violation
+from rulesrun.interpreter.checking.report import Config, configurations, report_failure, write_moves
+from rulesrun.interpreter.checking.search import Failure, Guide, hypothesis_games
 
 __all__ = ["PROPERTIES", "Config", "Failure", "GameChecker", "Violation", "check_config", "configurations",
            "run_check", "write_moves"]
@@ -57,7 +57,7 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
     out = out or sys.stdout
     err = err or sys.stderr
     if exhaustive:
-        from .exhaustive import run_exhaustive
+        from rulesrun.interpreter.checking.exhaustive import run_exhaustive
         return run_exhaustive(path, players, variants, max_states, max_steps, out, err, seed, allow_leaks, params)
     rules = parse_file(path)
     kept: dict = {}

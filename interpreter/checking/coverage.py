@@ -6,7 +6,7 @@ the next in a frame. ``rules_positions`` turns generated lines into rules positi
 place that knows how a program maps its code back to the rules (``program.code.code_pos``). Normal
 play never runs the tracer, so it costs nothing there.
 
-Branches come from the rules' syntax tree (``dsl.ast``):
+Branches come from the rules' syntax tree (``dsl.syntax.ast``):
   * every ``if`` / ``elif`` / ``else`` body is reached when its first statement runs;
   * an ``if`` without ``else`` has an implicit one, taken when its last condition was tested and
     the next line run in that procedure was not the last body's first statement;
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import attrs
 
-from dsl import ast as A
+from rulesrun.dsl.syntax import ast as A
 
 
 def rules_positions(program) -> dict:
@@ -396,9 +396,9 @@ class AbleProbe:
     leaves the player nothing to choose (``NoLegalAction``)."""
 
     def __init__(self, rules, players: int, variants: tuple, program, allow_leaks: bool = False, params=None):
-        from dsl import compile_rules
+        from rulesrun.dsl import compile_rules
 
-        from ..engine import Game
+        from rulesrun.interpreter.runtime.engine import Game
         able = {b.pos for b in branches_of(rules) if b.kind == "able"}
         self.decisions = {i for i, d in enumerate(program.decisions) if d.pos in able}
         self.pos = {i: program.decisions[i].pos for i in self.decisions}
@@ -417,9 +417,9 @@ class AbleProbe:
     def probe(self, before, action, seed: int):
         """'able', 'fallback' or None (cannot tell) for the decision opened by taking ``action`` in
         ``before`` (or, with ``before`` None, by starting the game from ``seed``)."""
-        from dsl.program import NoLegalAction
+        from rulesrun.dsl.program import NoLegalAction
 
-        from ..engine import State
+        from rulesrun.interpreter.runtime.engine import State
         try:
             if before is None:
                 self.shadow.new_initial_state(seed=seed)

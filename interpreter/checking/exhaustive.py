@@ -18,13 +18,13 @@ import time
 from collections import deque
 from pathlib import Path
 
-from dsl import compile_rules, parse_file
-from dsl.program import NoLegalAction
+from rulesrun.dsl import compile_rules, parse_file
+from rulesrun.dsl.program import NoLegalAction
 
-from ..engine import Game
-from .properties import GameChecker, Violation, runtime
-from .report import configurations, report_failure
-from .search import Failure
+from rulesrun.interpreter.runtime.engine import Game
+from rulesrun.interpreter.checking.properties import GameChecker, Violation, runtime
+from rulesrun.interpreter.checking.report import configurations, report_failure
+from rulesrun.interpreter.checking.search import Failure
 
 FUTURE = ("z", "g", "pv", "cv", "frames", "pending", "rng", "stacked")
 

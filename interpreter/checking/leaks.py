@@ -17,11 +17,11 @@ Two tests, both run on sampled steps of the games ``check`` plays:
 """
 from __future__ import annotations
 
-from dsl import RulesRuntimeError
-from dsl.program import NoLegalAction
+from rulesrun.dsl import RulesRuntimeError
+from rulesrun.dsl.program import NoLegalAction
 
-from ..engine import GameError
-from ..observe import log_since, observe, resample
+from rulesrun.interpreter.runtime.engine import GameError
+from rulesrun.interpreter.runtime.observe import log_since, observe, resample
 
 END_ONLY = ("returns", "winners")     # public once the game is over, whatever they were computed from
 
@@ -193,7 +193,7 @@ def _shown(prog, state, pi) -> dict:
     tables = {"g": prog.globals, "pv": prog.player_vars, "cv": prog.card_vars}
     out = {}
     for (part, i, k), v in getattr(state, "shown", {}).items():
-        if part == "local":             # a card or cards held in a local ('reveal c'): dsl.lower
+        if part == "local":             # a card or cards held in a local ('reveal c'): dsl.lower.statements
             typ = "list:card" if isinstance(v, list) else "card"
         else:
             typ = tables[part][i].type

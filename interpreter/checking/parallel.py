@@ -39,7 +39,7 @@ _RULES: dict = {}       # path -> the parsed rules, for forked workers (spawned 
 
 def check_one(job) -> Outcome:
     """Check one configuration (in this process or a worker) and return its outcome."""
-    from . import check_config
+    from rulesrun.interpreter.checking import check_config
     path, cfg, games, seed, max_steps, coverage, allow_leaks, progress = job
     t0 = time.perf_counter()
     checker, failure = check_config(path, cfg, games, seed, max_steps, progress, coverage,
@@ -72,7 +72,7 @@ def outcomes(path: str, rules, configs: list, jobs: int, job_args: tuple, progre
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    from ..simpool import _end_pool, _pool_context, _worker_init
+    from rulesrun.interpreter.simulate.pool import _end_pool, _pool_context, _worker_init
     context = _pool_context()
     _RULES[path] = rules          # inherited by forked workers
     ex = ProcessPoolExecutor(max_workers=min(jobs, len(configs)), mp_context=context, initializer=_worker_init)

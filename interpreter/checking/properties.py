@@ -4,12 +4,12 @@ from __future__ import annotations
 import json
 import random
 
-from dsl import RulesError, RulesRuntimeError
-from dsl.program import NoLegalAction, steps_count
+from rulesrun.dsl import RulesError, RulesRuntimeError
+from rulesrun.dsl.program import NoLegalAction, steps_count
 
-from ..engine import Game, GameError, State
-from ..observe import announced_cards, visible_cards
-from .leaks import Leak, TwinFailed, static_leak, twin_leak
+from rulesrun.interpreter.runtime.engine import Game, GameError, State
+from rulesrun.interpreter.runtime.observe import announced_cards, visible_cards
+from rulesrun.interpreter.checking.leaks import Leak, TwinFailed, static_leak, twin_leak
 
 PROPERTIES = {
     "legal action": "the player to move always has a legal action",
@@ -90,7 +90,7 @@ class GameChecker:
         seen by every seat; state values are kept in the state (``shown``), which the twin test
         compares; a local's value (``reveal c``) cannot be told from outside the procedure, so the
         twin test compares no step from here on."""
-        from dsl import ast as A
+        from rulesrun.dsl.syntax import ast as A
         prog = self.game.program
         state = next((v for v in frame.f_locals.values() if isinstance(v, State)), None)
         for place, e in enumerate(node.exprs):
@@ -302,8 +302,8 @@ class GameChecker:
     def _bot_twin(self, state: State, known: list, rng) -> None:
         """The bot of the seat to move chooses the same on the state and on a twin that differs
         only in what that seat cannot see (issue 22): a bot that read hidden state would not."""
-        from ..agents import GreedyAgent
-        from ..observe import resample
+        from rulesrun.interpreter.bots.agents import GreedyAgent
+        from rulesrun.interpreter.runtime.observe import resample
         seat = state.current_player()
         if len(state.legal_actions()) < 2:
             return

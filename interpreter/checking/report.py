@@ -8,17 +8,17 @@ from pathlib import Path
 
 import attrs
 
-from dsl import RulesError, compile_rules, parse_file
-from dsl.ast import PlayersDecl, VariantDecl
+from rulesrun.dsl import RulesError, compile_rules, parse_file
+from rulesrun.dsl.syntax.ast import PlayersDecl, VariantDecl
 
-from .properties import PROPERTIES
+from rulesrun.interpreter.checking.properties import PROPERTIES
 
 
 @attrs.define
 class Config:
     players: int
     variants: tuple
-    params: dict = attrs.Factory(dict)   # the game parameters set (dsl.params): the same in every configuration
+    params: dict = attrs.Factory(dict)   # the game parameters set (dsl.check.params): the same in every configuration
 
     def describe(self) -> str:
         v = f", variant {'+'.join(self.variants)}" if self.variants else ""
@@ -124,6 +124,6 @@ def report_failure(path: str, f, out) -> None:
     for i, a in shown:
         print(f"  {i:>4}. {a}" if i is not None else f"        {a}", file=out)
     print("Replay it step by step:", file=out)
-    from ..command import rulesrun_command      # a command that works here (on the PATH or not)
+    from rulesrun.interpreter.cli.command import rulesrun_command      # a command that works here (on the PATH or not)
     print(f"  {rulesrun_command()} {shlex.quote(path)} --players {f.players}{v} --seed {f.seed} "
           f"--moves {shlex.quote(str(moves))} --seats {seats}", file=out)

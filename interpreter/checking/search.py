@@ -21,8 +21,8 @@ import random
 
 import attrs
 
-from .properties import GameChecker, Violation
-from .coverage import rules_positions
+from rulesrun.interpreter.checking.properties import GameChecker, Violation
+from rulesrun.interpreter.checking.coverage import rules_positions
 
 
 @attrs.define
@@ -34,7 +34,7 @@ class Failure:
     seed: int
     actions: list
     how: str = "shrunk"          # shrunk | guided | full | exhaustive
-    params: dict = attrs.Factory(dict)   # the game parameters set (dsl.params), for the replay command
+    params: dict = attrs.Factory(dict)   # the game parameters set (dsl.check.params), for the replay command
 
 
 def hypothesis_games(checker: GameChecker, cfg, games: int, seed: int, progress=None) -> Failure | None:

@@ -21,7 +21,7 @@ MISSING = ("rulesrun serve needs the web extra, which is not installed here: "
 
 
 def parser() -> argparse.ArgumentParser:
-    from ..args import _Parser, _positive, _seed, add_param_flag
+    from rulesrun.interpreter.cli.args import _Parser, _positive, _seed, add_param_flag
     p = _Parser(prog="rulesrun serve", description="Serve a game to play in the browser: one link per "
                 "human seat, one for spectators. For friends on a local network, not the internet: "
                 "there are no accounts, only the links' secret tokens.")
@@ -61,11 +61,11 @@ def _lan_address() -> str:
 
 def build_hub(args, base_url: str):
     """The hub with the first table, from the command's arguments. Errors: ValueError with a message."""
-    from ..agents import parse_seats
-    from ..args import param_dict
-    from ..engine import load_game
-    from ..record import RecordError, open_record
-    from .server import Config, Hub
+    from rulesrun.interpreter.bots.agents import parse_seats
+    from rulesrun.interpreter.cli.args import param_dict
+    from rulesrun.interpreter.runtime.engine import load_game
+    from rulesrun.interpreter.records.record import RecordError, open_record
+    from rulesrun.interpreter.web.server import Config, Hub
     if args.delay < 0:
         raise ValueError("--delay cannot be negative")
     if args.load:
@@ -120,7 +120,7 @@ class Background:
     """A server on 127.0.0.1 in a thread, on a free port: for tests and benchmarks."""
 
     def __init__(self, hub):
-        from .server import make_app
+        from rulesrun.interpreter.web.server import make_app
         self.hub = hub
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
@@ -158,8 +158,8 @@ def main(argv: list[str]) -> int:
         return 2
     shown = _lan_address() if args.host in ("0.0.0.0", "") else args.host
     base_url = f"http://{shown}:{args.port}"
-    from dsl import RulesError
-    from dsl.params import param_texts
+    from rulesrun.dsl import RulesError
+    from rulesrun.dsl.check.params import param_texts
     try:
         hub, table = build_hub(args, base_url)
     except ValueError as e:
@@ -168,7 +168,7 @@ def main(argv: list[str]) -> int:
     except RulesError as e:          # file:line:col, the line, a caret and a hint, as everywhere
         print(e.render(), file=sys.stderr)
         return 1
-    from .server import make_app
+    from rulesrun.interpreter.web.server import make_app
     links = hub.links(table)
     print(f"{table.game.title} — {table.game.players} players, seed {table.seed}"
           + (f", {param_texts(table.game.params, table.game.program.param_info)}" if table.game.params else "")

@@ -28,11 +28,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from dsl import RulesError
+from rulesrun.dsl import RulesError
 
-from ..agents import parse_seats
-from ..engine import load_game
-from .table import SPECTATOR, Refused, Table
+from rulesrun.interpreter.bots.agents import parse_seats
+from rulesrun.interpreter.runtime.engine import load_game
+from rulesrun.interpreter.web.table import SPECTATOR, Refused, Table
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("rulesrun.web")

@@ -13,13 +13,13 @@ import secrets
 import time
 from pathlib import Path
 
-from dsl import RulesError, RulesRuntimeError
-from dsl.params import param_texts
+from rulesrun.dsl import RulesError, RulesRuntimeError
+from rulesrun.dsl.check.params import param_texts
 
-from ..agents import make_agent
-from ..engine import Game, GameError, State, load_game
-from ..record import RecordError, make_record, save_record
-from .views import Display, Log, frame
+from rulesrun.interpreter.bots.agents import make_agent
+from rulesrun.interpreter.runtime.engine import Game, GameError, State, load_game
+from rulesrun.interpreter.records.record import RecordError, make_record, save_record
+from rulesrun.interpreter.web.views import Display, Log, frame
 
 SPECTATOR = -1
 MAX_ACTION_TEXT = 500

@@ -9,8 +9,8 @@ particular game.
 """
 from __future__ import annotations
 
-from ..observe import _value_display, observe
-from ..table import CardStyle
+from rulesrun.interpreter.runtime.observe import _value_display, observe
+from rulesrun.interpreter.terminal.table import CardStyle
 
 # CardStyle speaks rich's colour names; the page speaks CSS.
 CSS = {"red": "#c62828", "green": "#2e7d32", "blue": "#1565c0", "magenta": "#8e24aa", "cyan": "#00838f",

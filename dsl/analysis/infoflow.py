@@ -1,0 +1,529 @@
+"""The information-flow check: a value worked out from what some seat cannot see must not reach
+what every seat sees while the game is on.
+
+Secret (for this check): the cards of a zone that is not ``public`` and what is printed on them,
+how many cards a ``hidden`` zone holds, ``owner`` and ``hidden`` state, and a decision's choice
+when its options are secret (a card chosen from a hand). A card stops being secret where the rules
+move it to a ``public`` zone; any value stops being secret after ``reveal`` (the rules show it,
+as a bid card turned face up shows the bid).
+
+Public sinks: ``public`` state (game, player or card state) and announcements. Writing a secret
+to ``owner`` or ``hidden`` state is fine. ``score``, ``winners``, the heuristic and invariants are
+not sinks: scores are public only once the game is over. The check follows values, not the
+branches they choose (``if c.suit == trump: announce ...`` passes): what a seat learns from the
+course of play — whose turn it is, what is asked — is the designer's to weigh (docs/checking.md).
+
+The analysis runs over the IR of every procedure: flow-sensitive for locals (a card moved to a
+public zone is public from then on), following arguments into the procedures and functions they
+are passed to.
+"""
+from __future__ import annotations
+
+import ast
+
+from rulesrun.dsl.errors import RulesError
+from rulesrun.dsl.lower.ir import K, Best, Comp, Fn, Local, Move, Reveal, St, Stop
+
+
+class Leak(RulesError):
+    pass
+
+
+# A taint is the frozenset of the secrets a value comes from; empty: public. A secret is
+# (kind, key, text): ("zone", name, ...) the cards of a zone nobody else sees, ("chosen", local,
+# ...) a card chosen from such a zone (public once moved to a public zone), ("var", name, ...)
+# owner state, ("count", name, ...) the size of a hidden zone.
+NONE = frozenset()
+
+
+def _join(*taints):
+    out = NONE
+    for t in taints:
+        if t:
+            out = out | t
+    return out
+
+
+def _text(taint) -> str:
+    return sorted(t[2] for t in taint)[0]
+
+
+class InfoFlow:
+    def __init__(self, comp):
+        self.c = comp
+        self.zones = comp.zones
+        self.procs = comp.ir_procs            # ref -> (params, body)
+        self.defines = {fname: (params, body) for fname, _, body, params in comp.define_cache.values()}
+        self.param_taint: dict = {}            # (ref, i) -> taint from the call sites
+        self.var_taint: dict = {}              # (part, i) of a hidden value -> what was written to it
+        self.ret_taint: dict = {}              # procedure ref -> what its 'return VALUE's come from
+        self.cur = None                        # the procedure being read
+        self.found: list = []
+
+    # ── what is secret ────────────────────────────────────────────────────
+    def _zone_of(self, node):
+        """The ZoneInfo an expression names, when known."""
+        if isinstance(node, K) and isinstance(node.value, int) and 0 <= node.value < len(self.zones):
+            return self.zones[node.value]
+        if isinstance(node, ast.BinOp) and isinstance(node.left, K) and isinstance(node.left.value, int):
+            return self.zones[node.left.value]       # a per-player zone: family + seat
+        return None
+
+    def _zone_cards(self, zone_expr, env):
+        info = self._zone_of(zone_expr)
+        if info is None or info.visibility == "public" or env.get(("shown zone", info.family or info.name)):
+            return self.expr(zone_expr, env)
+        whose = "each player's" if info.owner is not None else "the"
+        return frozenset({("zone", info.name, f"the cards of {whose} {info.name} ({info.visibility})")})
+
+    def _var(self, part: str, i: int):
+        table = {"g": self.c.globals, "pv": self.c.pvars, "cv": self.c.cvars}[part]
+        for slot, info in table.values():
+            if slot == i:
+                return info
+        return None
+
+    def _var_taint(self, part: str, i: int, env: dict):
+        info = self._var(part, i)
+        if info is None or info.visibility == "public" or env.get(("shown value", part, i)):
+            return NONE
+        if info.visibility == "owner":          # the owner's secret, by declaration
+            return frozenset({("var", info.name, f"'{info.name}' ({info.visibility})")})
+        return self.var_taint.get((part, i), NONE)   # hidden: what was written to it
+
+    def expr(self, n, env):
+        if n is None or isinstance(n, (K, ast.Constant, ast.Name, St)):
+            return NONE
+        if isinstance(n, ast.Attribute) and n.attr == "ret":     # the value the procedure called returned
+            return env.get(("ret",), NONE)
+        if isinstance(n, Local):
+            return env.get(n.key(), NONE)
+        if isinstance(n, ast.Subscript):
+            base = n.value
+            if isinstance(base, St) and base.which == "z":
+                return self._zone_cards(n.slice, env)
+            if isinstance(base, St) and base.which == "g" and isinstance(n.slice, K):
+                return self._var_taint("g", n.slice.value, env)
+            if isinstance(base, ast.Subscript) and isinstance(base.value, St) and base.value.which in ("pv", "cv") \
+                    and isinstance(base.slice, K):
+                return _join(self._var_taint(base.value.which, base.slice.value, env), self.expr(n.slice, env))
+            return _join(self.expr(base, env), self.expr(n.slice, env))
+        if isinstance(n, ast.Call):
+            f = getattr(n.func, "id", None)
+            if f == "len" and len(n.args) == 1 and isinstance(n.args[0], ast.Subscript) \
+                    and isinstance(n.args[0].value, St) and n.args[0].value.which == "z":
+                info = self._zone_of(n.args[0].slice)          # how many: seen but for hidden zones
+                if info is not None and info.visibility == "hidden":
+                    return frozenset({("count", info.name, f"how many cards {info.name} holds (hidden)")})
+                return self.expr(n.args[0].slice, env)
+            args = [self.expr(a, env) for a in n.args]
+            if f in self.defines:
+                params, body = self.defines[f]
+                inner = {p.key(): t for p, t in zip(params, args[1:])}
+                return _join(self.expr(body, inner), *args)
+            if f in self.procs:                  # a procedure's value: what it returns
+                return _join(self.ret_taint.get(f, NONE), *args)
+            return _join(*args, self.expr(n.func, env) if not isinstance(n.func, ast.Name) else NONE)
+        if isinstance(n, (Comp, Best)):
+            src = self.expr(n.source, env)
+            inner = dict(env)
+            inner[n.target.key()] = src
+            parts = [self.expr(x, inner) for x in
+                     ([n.elt] if isinstance(n, Comp) else list(n.keys)) + [n.cond]]
+            return _join(src, *parts)
+        if isinstance(n, Fn):
+            return self.expr(n.body, env)
+        return _join(*(self.expr(x, env) for x in ast.iter_child_nodes(n) if isinstance(x, ast.expr)))
+
+    # ── statements ────────────────────────────────────────────────────────
+    def block(self, stmts, env) -> dict:
+        for s in stmts:
+            env = self.stmt(s, env)
+        return env
+
+    def stmt(self, s, env) -> dict:
+        if isinstance(s, ast.Assign):
+            t = self.expr(s.value, env)
+            target = s.targets[0]
+            if isinstance(target, Local):
+                env = {**env, target.key(): t}
+            elif isinstance(target, ast.Attribute) and target.attr == "ann" and isinstance(s.value, ast.Tuple):
+                env = self._announce(s, env)
+            elif isinstance(target, ast.Attribute) and target.attr == "ret":
+                self._returned(t)
+            else:
+                env = self._store(target, t, s, env)
+            return env
+        if isinstance(s, ast.AugAssign):
+            t = _join(self.expr(s.value, env), self.expr(s.target, env) if isinstance(s.target, Local) else NONE)
+            if isinstance(s.target, Local):
+                return {**env, s.target.key(): t}
+            return self._store(s.target, t, s, env)
+        if isinstance(s, Move):
+            info = self._zone_of(s.dest)
+            if info is not None and info.visibility == "public" and isinstance(s.card, Local):
+                env = self._shown(env, s.card)          # shown to everyone from here on
+            return env
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
+            call = s.value
+            f = getattr(call.func, "id", None)
+            if f == "move_cards" and isinstance(call.args[1], Local):
+                info = self._zone_of(call.args[2])
+                if info is not None and info.visibility == "public":
+                    env = self._shown(env, call.args[1])
+            elif f in self.procs:
+                self._call(f, call.args[1:], env)
+            return env
+        if isinstance(s, Reveal):
+            env = dict(env)
+            for v in s.values:
+                zone, var = self._zone_of(v), _state_read(v)
+                if isinstance(v, Local) and getattr(v, "rtype", "") != "zone":
+                    env = self._shown(env, v)
+                elif getattr(v, "rtype", "") == "zone" and zone is not None:
+                    env[("shown zone", zone.family or zone.name)] = True     # 'reveal p.hand'
+                elif var is not None:
+                    env[("shown value", *var)] = True                         # 'reveal p.bid'
+                else:
+                    env[("revealed", ast.dump(v))] = True
+            return env
+        if isinstance(s, ast.Return) and not isinstance(s.value, (K, ast.Constant)):
+            self._returned(self.expr(s.value, env))       # a plain procedure's 'return VALUE'
+            return env
+        if isinstance(s, Stop):
+            env = self._flush(self.block(s.pre, env))
+            if s.kind == "call":
+                self._call(s.callee, getattr(s, "args", []), env)
+                env = {**env, ("ret",): self.ret_taint.get(s.callee, NONE)}
+            elif s.chosen is not None:
+                secret = self.expr(s.options, env)
+                text = f"a card chosen from {_text(secret)[len('the cards of '):]}" if secret else ""
+                env = {**env, s.chosen.key(): frozenset({("chosen", s.chosen.key(), text)}) if secret else NONE}
+            return env
+        if isinstance(s, ast.If):
+            a, b = self.block(s.body, env), self.block(s.orelse, env)
+            return self._merge(a, b)
+        if isinstance(s, (ast.While, ast.For)):
+            if isinstance(s, ast.For):
+                env = {**env, **({s.target.key(): self.expr(s.iter, env)} if isinstance(s.target, Local) else {})}
+            for _ in range(4):              # round the loop until the locals settle
+                after = self._merge(env, self.block(s.body, env))
+                if after == env:
+                    break
+                env = after
+            return env
+        return env
+
+    @staticmethod
+    def _merge(a: dict, b: dict) -> dict:
+        out = dict(a)
+        for k, v in b.items():
+            if k == "pending":
+                out[k] = tuple(dict.fromkeys(out.get(k, ()) + v))
+            else:
+                out[k] = v if isinstance(v, bool) else _join(out.get(k), v)
+        return out
+
+    @staticmethod
+    def _shown(env: dict, local: Local) -> dict:
+        """The value in ``local`` is public from here: so is what was worked out from it."""
+        gone = {t[:2] for t in env.get(local.key(), NONE) if t[0] == "chosen"} | {("chosen", local.key())}
+        out = {}
+        for k, v in env.items():
+            if k == "pending":
+                out[k] = tuple((e, left) for e, srcs in v for left in [srcs - gone] if left)
+            elif isinstance(v, bool):
+                out[k] = v
+            else:
+                out[k] = frozenset(t for t in v if t[:2] not in gone)
+        out[local.key()] = NONE
+        return out
+
+    def _call(self, ref, args, env):
+        for i, a in enumerate(args):
+            t = self.expr(a, env)
+            old = self.param_taint.get((ref, i), NONE)
+            if not t <= old:
+                self.param_taint[(ref, i)] = old | t
+                self.changed = True
+
+    def _returned(self, t):
+        old = self.ret_taint.get(self.cur, NONE)
+        if t and not t <= old:
+            self.ret_taint[self.cur] = old | t
+            self.changed = True
+
+    def _revealed(self, node, env) -> bool:
+        return env.get(("revealed", ast.dump(node))) is True
+
+    def _store(self, target, t, s, env):
+        if not t or not isinstance(target, ast.Subscript):
+            return env
+        base = target.value
+        team = False
+        if isinstance(base, St) and base.which == "g" and isinstance(target.slice, K):
+            key = ("g", target.slice.value)
+        elif isinstance(base, St) and base.which == "g" and isinstance(target.slice, ast.BinOp) \
+                and isinstance(target.slice.left, K):
+            key = ("g", target.slice.left.value)       # team state: S.g[first slot + team] (dsl.check.teams)
+            team = True
+        elif isinstance(base, ast.Subscript) and isinstance(base.value, St) and isinstance(base.slice, K):
+            key = (base.value.which, base.slice.value)
+        else:
+            return env
+        info = self._var(*key)
+        if info is not None and info.visibility == "hidden":
+            old = self.var_taint.get(key, NONE)
+            if not t <= old:
+                self.var_taint[key] = old | t
+                self.changed = True
+        if info is not None and info.visibility == "public":
+            what = f"team state '{info.name.split(' of ')[0]}'" if team else f"public state '{info.name}'"
+            env = self._leak(s, f"{what} is set from {_text(t)}, which other seats cannot see",
+                             "store it in 'owner' or 'hidden' state, move the cards to a public zone first, "
+                             "or write 'reveal ...' where the rules show it", t, env)
+        return env
+
+    def _announce(self, s, env):
+        tid = s.value.elts[1]
+        if isinstance(tid, K) and self.c.templates[tid.value].private:
+            return env          # told to one seat: not what every seat sees (its seat is not checked)
+        for v in s.value.elts[2:]:
+            if self._revealed(v, env):
+                continue
+            t = self.expr(v, env)
+            if t:
+                return self._leak(s, f"this announcement shows {_text(t)}, which other seats cannot see",
+                                  "announcements are public: move the card to a public zone first, or write "
+                                  "'reveal ...' before it where the rules show the value", t, env)
+        return env
+
+    def _leak(self, s, message, hint, taint, env) -> dict:
+        """A leak — or, when it comes only from cards chosen just now, one that is forgiven if
+        those cards are shown (moved to a public zone) before anyone sees the state again."""
+        err = Leak(message, getattr(s, "pos", None), hint, self.c.src)
+        if all(t[0] == "chosen" for t in taint):
+            return {**env, "pending": env.get("pending", ()) + ((err, frozenset(t[:2] for t in taint)),)}
+        self._found(err)
+        return env
+
+    def _found(self, err):
+        if not any(f.pos == err.pos for f in self.found):
+            self.found.append(err)
+
+    def _flush(self, env: dict) -> dict:
+        """Someone may look at the state now: what is still pending is a leak."""
+        for err, _ in env.get("pending", ()):
+            self._found(err)
+        return {k: v for k, v in env.items() if k != "pending"}
+
+    # ── the whole program ─────────────────────────────────────────────────
+    def run(self) -> list:
+        for _ in range(12):              # arguments flow into procedures, values into state: until settled
+            self._new_round()
+            for ref, (params, body) in self.procs.items():
+                self.cur = ref
+                env = {p.key(): self.param_taint.get((ref, i), NONE) for i, p in enumerate(params)}
+                self._flush(self.block(body, env))
+            if not self.changed:
+                break
+        return self.found
+
+    def _new_round(self):
+        self.changed = False
+        self.found = []
+
+
+def _state_read(node):
+    """(part, index) of a read of state (``trump``, ``p.bid``, ``c.played_by``), else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, St) and node.value.which == "g" \
+            and isinstance(node.slice, K):
+        return "g", node.slice.value
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Subscript) \
+            and isinstance(node.value.value, St) and isinstance(node.value.slice, K):
+        return node.value.value.which, node.value.slice.value
+    return None
+
+
+def analyse(comp) -> tuple[list, set]:
+    """(the leaks, as RulesErrors first by position; the state values that hold secrets: every
+    ``owner`` value, and the ``hidden`` ones something secret is written to)."""
+    flow = InfoFlow(comp)
+    leaks = sorted(flow.run(), key=lambda e: (e.pos.line, e.pos.column) if e.pos else (0, 0))
+    secret = {key for key, t in flow.var_taint.items() if t}
+    for part, table in (("g", comp.globals), ("pv", comp.pvars), ("cv", comp.cvars)):
+        secret |= {(part, i) for i, info in table.values() if info.visibility == "owner"}
+    return leaks, secret
+
+
+def check(comp) -> list:
+    """The leaks in a compiled program, as RulesErrors (first by position)."""
+    return analyse(comp)[0]
+
+
+# ── the locals a frame keeps that some seat does not see (for the bots) ──────────
+def _knower(node):
+    """Who sees a secret read through this seat expression: ("local", key) for a seat held in a
+    frame local, ("seat", n) for a seat written in the rules, None when the analysis cannot say."""
+    if isinstance(node, Local) and node.mode == "frame":
+        return "local", node.key()
+    if isinstance(node, K) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return "seat", node.value
+    return None
+
+
+def _blind(t):
+    """A taint with its knowers forgotten (it crosses into another procedure or into state)."""
+    return frozenset(x[:3] + (None,) for x in t) if t else t
+
+
+class FrameSecrets(InfoFlow):
+    """What each resumable procedure's frame holds at each place it stops that not every seat sees,
+    and which seat does: a bot imagines the rest afresh (``interpreter.runtime.observe.resample``).
+
+    The information-flow check's analysis, with two differences. A decision's choice is secret
+    from the other seats whatever its options (nobody else sees the action taken) until the rules
+    show it — an announcement naming it, ``reveal``, a move to a public zone. And each secret
+    carries its knower (a fourth item): the seat whose hand, owner state or decision it comes
+    from, as a local of the frame (``p`` in ``for p in players: p chooses ...``) or a seat
+    written in the rules — forgotten when that local is set again, or the secret reaches state
+    or another procedure. Leaks are not reported here (``check`` does that)."""
+
+    def __init__(self, comp):
+        super().__init__(comp)
+        self.at_stops: dict = {}       # (procedure ref, label) -> {frame slot: taint}
+
+    def _found(self, err):
+        pass
+
+    def _new_round(self):
+        super()._new_round()
+        self.at_stops = {}          # what the last round (the settled one) saw at each stop
+
+    def _zone_cards(self, zone_expr, env):
+        t = super()._zone_cards(zone_expr, env)
+        if not any(x[0] == "zone" and len(x) == 3 for x in t):
+            return t
+        info = self._zone_of(zone_expr)
+        if info is None or info.visibility != "owner":
+            who = None              # a facedown or hidden zone: nobody sees its cards, its owner neither
+        elif isinstance(zone_expr, ast.BinOp):
+            who = _knower(zone_expr.right)
+        else:
+            who = None if info.owner is None else ("seat", info.owner)
+        return frozenset(x + (who,) if len(x) == 3 else x for x in t)
+
+    def expr(self, n, env):
+        if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Subscript) and isinstance(n.value.value, St) \
+                and n.value.value.which == "pv" and isinstance(n.value.slice, K):
+            info = self._var("pv", n.value.slice.value)
+            if info is not None and info.visibility == "owner" \
+                    and not env.get(("shown value", "pv", n.value.slice.value)):
+                own = frozenset({("var", info.name, f"'{info.name}' (owner)", _knower(n.slice))})
+                return _join(own, self.expr(n.slice, env))
+        elif isinstance(n, ast.Call) and getattr(n.func, "id", None) == "len" and len(n.args) == 1:
+            t = super().expr(n, env)            # how many cards a hidden zone holds: nobody's secret
+            return frozenset(x if len(x) == 4 else x + (None,) for x in t) if t else t
+        return super().expr(n, env)
+
+    def _var_taint(self, part: str, i: int, env: dict):
+        t = super()._var_taint(part, i, env)
+        return frozenset(x if len(x) == 4 else x + (None,) for x in t) if t else t
+
+    def _forget(self, env: dict, key) -> dict:
+        """``key`` is set again: a secret it named the knower of is nobody's known secret now."""
+        gone = ("local", key)
+        out = {}
+        for k, v in env.items():
+            if isinstance(v, frozenset) and any(x[3] == gone for x in v):
+                v = frozenset(x[:3] + (None,) if x[3] == gone else x for x in v)
+            out[k] = v
+        return out
+
+    def stmt(self, s, env):
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], Local):
+            env = self._forget(super().stmt(s, env), s.targets[0].key())
+            return env
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, Local):
+            return self._forget(super().stmt(s, env), s.target.key())
+        if isinstance(s, ast.For) and isinstance(s.target, Local):
+            key = s.target.key()        # each round sets the loop's local again: forget it each round
+            env = self._forget({**env, key: self.expr(s.iter, env)}, key)
+            for _ in range(4):
+                after = self._merge(env, self._forget(self.block(s.body, env), key))
+                if after == env:
+                    break
+                env = after
+            return env
+        if isinstance(s, Stop):
+            env = self._flush(self.block(s.pre, env))
+            self._record(s, env)
+            if s.kind == "call":
+                self._call(s.callee, getattr(s, "args", []), env)
+                return {**env, ("ret",): self.ret_taint.get(s.callee, NONE)}
+            if s.chosen is not None:
+                key = s.chosen.key()
+                env = self._forget(env, key)
+                secret = self.expr(s.options, env)
+                kind = "chosen" if secret else "decided"
+                env[key] = frozenset({(kind, key, "a decision's choice", _knower(_seat(s)))})
+            return env
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Attribute) and s.targets[0].attr == "ann" \
+                and isinstance(s.value, ast.Tuple):
+            tid = s.value.elts[1]
+            if not (isinstance(tid, K) and self.c.templates[tid.value].private):
+                for v in s.value.elts[2:]:        # told to every seat
+                    if isinstance(v, Local):
+                        env = self._shown(env, v)
+            return env
+        return super().stmt(s, env)
+
+    @staticmethod
+    def _shown(env: dict, local: Local) -> dict:
+        gone = {t[:2] for t in env.get(local.key(), NONE) if t[0] in ("chosen", "decided")}
+        gone |= {("chosen", local.key()), ("decided", local.key())}
+        out = {}
+        for k, v in env.items():
+            if k == "pending" or isinstance(v, bool):
+                out[k] = v
+            else:
+                out[k] = frozenset(t for t in v if t[:2] not in gone)
+        out[local.key()] = NONE
+        return out
+
+    def _record(self, s, env):
+        at = self.at_stops.setdefault((self.cur, s.label), (list(s.saved), {}))[1]
+        for slot in s.saved:
+            t = env.get(("frame", slot), NONE)
+            if t:
+                at[slot] = _join(at.get(slot), t)
+
+    def _call(self, ref, args, env):
+        super()._call(ref, args, {k: _blind(v) if isinstance(v, frozenset) else v for k, v in env.items()})
+
+    def _returned(self, t):
+        super()._returned(_blind(t))
+
+    def _store(self, target, t, s, env):
+        # state is followed as the check follows it (where a choice among public options is not a
+        # secret): hidden state's own secrets are redrawn from its values (dsl.analysis.facts.domains)
+        t = frozenset(x for x in t if x[0] != "decided") if t else t
+        return super()._store(target, _blind(t), s, env)
+
+
+def _seat(stop):
+    """The seat expression a decision's ``pre`` opens it for (``S.pending = [seat, ...]``)."""
+    for a in stop.pre:
+        if isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Attribute) \
+                and a.targets[0].attr == "pending" and isinstance(a.value, ast.List):
+            return a.value.elts[0]
+    return None
+
+
+def frame_secrets(comp) -> dict:
+    """{(procedure ref, label): (the frame slots kept there, {slot: its secrets})} — the locals a
+    frame keeps over a stop that hold what some seat does not see; each secret (kind, key, text,
+    knower)."""
+    flow = FrameSecrets(comp)
+    flow.run()
+    return flow.at_stops

@@ -1,0 +1,2 @@
+"""Checking: declarations, scopes, expressions and their types, builtins, combinations, decisions,
+teams and parameters, into typed IR."""

@@ -1,0 +1,1 @@
+"""Lowering: the IR and the statements and procedures lowered into it, with explicit stops."""

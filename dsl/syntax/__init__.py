@@ -1,0 +1,1 @@
+"""Syntax: the grammar's loading, the parser, syntax errors, the AST and the canonical format."""

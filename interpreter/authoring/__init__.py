@@ -1,0 +1,1 @@
+"""Tools for writing rules: the rulebook, English, the flow diagram, fmt, highlighting, the language server."""

@@ -1,0 +1,1 @@
+"""The bots: memory and determinisation, random, greedy and ismcts players, seat specs."""

@@ -1,0 +1,1 @@
+"""Records and files: saved games, reading rules files, finding the shipped games."""

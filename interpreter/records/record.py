@@ -1,0 +1,262 @@
+"""Game records: a saved game is its rules file (and the file's hash), players, variants, the game
+parameters set (``params``, when the file has any), seed, seats,
+the list of actions, and the seeds chance was given afresh after an ``undo`` or a ``save`` — a YAML
+file that resumes or replays the game exactly.
+
+A record is data from anywhere, so reading one trusts nothing (``docs/security.md``): the file must be
+a regular file of at most 10 MB; YAML aliases (the "billion laughs") and deep nesting are refused
+before anything is built; every field is type-checked; the rules file is found relative to the record
+(or at the absolute path it was saved from), must be a regular ``.rules`` file, and must have the
+hash the record names. Saving is atomic and never overwrites a file that is not a record, nor the
+game's rules file.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+import yaml
+
+from rulesrun.dsl import RulesError, RulesRuntimeError
+
+from rulesrun.interpreter.runtime.engine import Game, GameError, State, load_game
+from rulesrun.interpreter.records.files import RULES_CAP, FileProblem, atomic_write, read_text
+
+RECORD_FORMAT = "rulesrun-record/1"
+MAX_DEPTH = 8                 # a record is a mapping of scalars and flat lists: 3 levels deep at most
+MAX_PLAYERS = 64
+MAX_ACTIONS = 1_000_000
+MAX_TEXT = 10_000             # characters in one action, seat or variant
+SEED_BITS = 256
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+class RecordError(Exception):
+    """A record that cannot be read, or does not fit its rules file."""
+
+
+# ── the rules file's hash ──────────────────────────────────────────────────
+def rules_hash(path: str | Path) -> str:
+    """The SHA-256 of a rules file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def source_hash(source: str) -> str:
+    """The SHA-256 of a rules text as read (UTF-8, ``\\n`` line ends, no BOM): what a record names
+    when the file itself is gone or changed by the time the game is saved."""
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()
+
+
+def _hashes_of(path: Path) -> set[str]:
+    out = set()
+    try:
+        out.add(source_hash(read_text(path, "rules file")))   # a regular file within the cap, first
+        out.add(rules_hash(path))
+    except (OSError, FileProblem):
+        pass
+    return out
+
+
+# ── making and saving ──────────────────────────────────────────────────────
+def make_record(game: Game, state: State, seats: list[str], actions: list[str] | None = None,
+                reseeds: list | None = None) -> dict:
+    prog = game.program
+    path = Path(prog.path)
+    try:   # the file as it is now, if it is still the one the game was compiled from
+        current = rules_hash(path) if source_hash(read_text(path, "rules file")) == source_hash(prog.source) else None
+    except (OSError, FileProblem):
+        current = None                 # moved or deleted since the game started: the text it was
+    record = {
+        "format": RECORD_FORMAT,
+        "game": prog.title,
+        "rules": str(path),
+        "rules_absolute": str(path.resolve()),
+        "rules_sha256": current or source_hash(prog.source),
+        "players": prog.players,
+        "variants": list(prog.variants),
+        "seed": state.seed,
+        "seats": list(seats),
+        "actions": list(state.history() if actions is None else actions),
+    }
+    if prog.params:
+        record["params"] = dict(prog.params)
+    if reseeds:
+        record["reseeds"] = [[int(k), int(s)] for k, s in reseeds]
+    return record
+
+
+def looks_like_record(path: str | Path) -> bool:
+    """Whether an existing file is a rulesrun record (its first line names the format)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(200)
+    except OSError:
+        return False
+    first = head.decode("utf-8", "replace").lstrip("\ufeff").split("\n", 1)[0].strip()
+    return first.replace("'", "").replace('"', "") == f"format: {RECORD_FORMAT}"
+
+
+def save_record(path: str | Path, record: dict, rules_path: str | Path | None = None) -> None:
+    """Write ``record`` to ``path`` atomically. Refuses to overwrite anything but a record, and
+    never the game's rules file (``rules_path``, default the record's own). The record's ``rules``
+    is written relative to the record's folder, where ``open_record`` looks for it."""
+    name = str(path)
+    if not name.strip():
+        raise RecordError("give a file name to save to")
+    if "\x00" in name:
+        raise RecordError(f"cannot save to {name!r}: a file name cannot hold a NUL character")
+    rules = Path(rules_path or record.get("rules_absolute") or record["rules"])
+    target = Path(name)
+    try:
+        exists = os.path.lexists(name)
+        if exists and rules.exists() and os.path.samefile(target, rules):
+            raise RecordError(f"{name} is the game's rules file; save the game to another file")
+        if exists and (not target.is_file() or not looks_like_record(target)):
+            raise RecordError(f"{name} already exists and is not a rulesrun saved game; rulesrun does not "
+                              f"overwrite it: choose another name")
+    except OSError as e:
+        raise RecordError(f"cannot save to {name}: {e.strerror or e}") from None
+    if target.suffix == ".rules":
+        raise RecordError(f"{name} ends in .rules, as rules files do; save the game as a .yaml file")
+    out = dict(record)
+    absolute = out.get("rules_absolute")
+    if absolute:
+        try:
+            out["rules"] = os.path.relpath(absolute, os.path.dirname(os.path.abspath(name)))
+        except ValueError:      # another drive (Windows): the absolute path stands alone
+            out["rules"] = absolute
+    try:
+        atomic_write(name, yaml.safe_dump(out, sort_keys=False, allow_unicode=True))
+    except FileProblem as e:
+        raise RecordError(str(e)) from None
+
+
+# ── reading ────────────────────────────────────────────────────────────────
+class _RecordLoader(yaml.SafeLoader):
+    """Safe YAML that refuses aliases (a record never has them; they make "billion laughs" bombs)
+    and nesting deeper than a record's, before building anything."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise RecordError(f"it uses a YAML alias (line {event.start_mark.line + 1}), which a saved "
+                              f"game never does")
+        self._depth = getattr(self, "_depth", 0) + 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise RecordError("it is nested deeper than a saved game ever is")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def _int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _texts(v, most: int) -> bool:
+    return isinstance(v, list) and len(v) <= most and all(isinstance(x, str) and len(x) <= MAX_TEXT for x in v)
+
+
+def _check_fields(data: dict) -> str | None:
+    """What is wrong with a record's fields, or None."""
+    if not isinstance(data.get("rules"), str) or not data["rules"] or len(data["rules"]) > 4096:
+        return "'rules' is missing or not a file name"
+    for key in ("rules_absolute", "game"):
+        if data.get(key) is not None and (not isinstance(data[key], str) or len(data[key]) > 4096):
+            return f"'{key}' is not a text"
+    if not _int(data.get("players")) or not 1 <= data["players"] <= MAX_PLAYERS:
+        return f"'players' is missing or not a number from 1 to {MAX_PLAYERS}"
+    if not _int(data.get("seed")) or abs(data["seed"]).bit_length() > SEED_BITS:
+        return "'seed' is missing or not a whole number"
+    if not _texts(data.get("actions"), MAX_ACTIONS):
+        return "'actions' is missing or not a list of texts"
+    if not _texts(data.get("variants", []), 100):
+        return "'variants' is not a list of names"
+    params = data.get("params", {})
+    if not isinstance(params, dict) or len(params) > 100 or not all(
+            isinstance(k, str) and len(k) <= 100 and (isinstance(v, (int, bool)) and abs(v).bit_length() <= SEED_BITS
+                                                     or isinstance(v, str) and len(v) <= MAX_TEXT)
+            for k, v in params.items()):
+        return "'params' is not a mapping of parameter names to values"
+    seats = data.get("seats")
+    if seats is not None and not _texts(seats, MAX_PLAYERS):
+        return "'seats' is not a list of seat kinds"
+    reseeds = data.get("reseeds", [])
+    if not isinstance(reseeds, list) or len(reseeds) > MAX_ACTIONS or not all(
+            isinstance(r, list) and len(r) == 2 and all(_int(x) for x in r)
+            and 0 <= r[0] <= len(data["actions"]) and abs(r[1]).bit_length() <= SEED_BITS for r in reseeds):
+        return "'reseeds' is not a list of [step, seed] pairs within the game"
+    sha = data.get("rules_sha256")
+    if sha is None:
+        return "'rules_sha256' is missing: without the rules file's hash, its moves cannot be trusted to mean the same"
+    if not isinstance(sha, str) or not _HEX64.fullmatch(sha):
+        return "'rules_sha256' is not a SHA-256 hash"
+    return None
+
+
+def read_record(path: str | Path) -> dict:
+    try:
+        text = read_text(path, "saved game", RULES_CAP)
+    except FileProblem as e:
+        raise RecordError(str(e)) from None
+    try:
+        data = yaml.load(text, Loader=_RecordLoader)  # noqa: S506 — a SafeLoader, stricter still
+    except RecordError as e:
+        raise RecordError(f"{path} is not a rulesrun saved game: {e}") from None
+    except yaml.YAMLError as e:
+        raise RecordError(f"{path} is not a readable saved game (broken YAML: {str(e).splitlines()[0]})") from None
+    except (RecursionError, MemoryError, ValueError, TypeError, OverflowError):
+        raise RecordError(f"{path} is not a readable saved game") from None
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        raise RecordError(f"{path} is not a rulesrun saved game (expected format: {RECORD_FORMAT})")
+    problem = _check_fields(data)
+    if problem:
+        raise RecordError(f"{path} is damaged: {problem}")
+    data.setdefault("variants", [])
+    data.setdefault("params", {})
+    data.setdefault("seats", None)
+    data.setdefault("reseeds", [])
+    return data
+
+
+def _rules_path(record: dict, record_path: Path) -> Path:
+    """The record's rules file: relative to the record's folder (or the absolute path saved). Only a
+    regular file named ``*.rules`` is accepted, so a record cannot point rulesrun at another file."""
+    candidates = []
+    for name in (record["rules"], record.get("rules_absolute")):
+        if name:
+            p = Path(name)
+            candidates.append(p if p.is_absolute() else record_path.parent / p)
+    for candidate in candidates:
+        if candidate.suffix != ".rules":
+            raise RecordError(f"the saved game names {candidate} as its rules, which is not a .rules file")
+    for candidate in candidates:
+        try:
+            if candidate.is_file():
+                return candidate
+        except (OSError, ValueError):
+            continue
+    raise RecordError(f"the saved game's rules file {record['rules']} is not there any more (looked beside "
+                      f"the record and at {record.get('rules_absolute') or record['rules']})")
+
+
+def open_record(path: str | Path) -> tuple[Game, State, dict]:
+    """Load a record's game and replay its actions: the game exactly where it was saved."""
+    path = Path(path)
+    record = read_record(path)
+    rules = _rules_path(record, path)
+    if record["rules_sha256"] not in _hashes_of(rules):
+        raise RecordError(f"the rules file {rules} has changed since this game was saved, so its moves may "
+                          f"no longer mean the same; restore that version of the file to resume it")
+    try:
+        game = load_game(rules, players=record["players"], variants=tuple(record["variants"]),
+                         params=record["params"])
+        state = game.replay(record["seed"], record["actions"], reseeds=dict(record["reseeds"]))
+    except (RulesError, GameError, RulesRuntimeError) as e:
+        raise RecordError(f"{path} does not replay with {rules}: {e}") from None
+    except RecursionError:
+        raise RecordError(f"{path} does not replay with {rules}: the rules run too deep") from None
+    return game, state, record
