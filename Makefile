@@ -37,11 +37,12 @@ install: $(STAMP)
 play: $(STAMP)
 	@$(BIN)/rulesrun $(GAME) $(if $(PLAYERS),--players $(PLAYERS),$(if $(filter magi,$(GAME)),--players 4)) $(ARGS) || [ $$? -eq 1 ]
 
+# The tests run on every core (pytest-xdist); tests/test_layers.py runs lint-imports (.importlinter).
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -n auto -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -113,7 +113,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     sys.path.insert(0, str(args.root))
     from rulesrun.interpreter.runtime.engine import load_game
-    from rulesrun.interpreter.records.files import load_rules_text
+    from rulesrun.interpreter.runtime.files import load_rules_text
     rows = []
     print(f"{'game':<18} {'pl':>2} {'impl':<9} {'json B':>8} {'deep B':>8} {'clone B':>8} {'child B':>8}")
     for f in args.files or GAMES:

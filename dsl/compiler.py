@@ -2,7 +2,7 @@
 
     parse (dsl.syntax.parser)      text → AST (dsl.syntax.ast)
     declare (dsl.check.declare)   variants, kinds, constants, cards, zones, state → the compiler's tables
-    check (dsl.check.expressions, dsl.check.builtins)   expressions → typed IR (dsl.lower.ir)
+    check (dsl.check.expressions, dsl.check.builtins)   expressions → typed IR (dsl.ir)
     lower (dsl.lower.statements)       statements and procedures → IR, with explicit stops
     passes (dsl.passes)     inline, fast paths, resume entries and liveness, loops
     emit (dsl.emit.writer)         IR → Python functions, each line mapped to its rules position
@@ -25,12 +25,12 @@ from rulesrun.dsl.check.expressions import Expressions
 from rulesrun.dsl.check.declare import Declarations
 from rulesrun.dsl.emit.writer import Namespace
 from rulesrun.dsl.errors import Pos, RulesError, deep_rules
-from rulesrun.dsl.lower.ir import ret
+from rulesrun.dsl.ir import ret
 from rulesrun.dsl.check.decisions import Decisions
 from rulesrun.dsl.lower.statements import Statements
 from rulesrun.dsl.check.params import Parameters
 from rulesrun.dsl.program import Budget, Decision, Program, Template, VarInfo, ZoneInfo
-from rulesrun.dsl.check.scope import Scope
+from rulesrun.dsl.scope import Scope
 from rulesrun.dsl.check.teams import Teams
 
 

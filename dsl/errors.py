@@ -8,8 +8,8 @@ import attrs
 # What must never reach a terminal as itself from a rules file's text: C0 controls, DEL, C1 controls,
 # the Unicode bidirectional controls and isolates, and the line/paragraph separators.
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029"
-_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}]")
-_UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}]")
+UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
 
 
 def _escape(m: re.Match) -> str:
@@ -23,7 +23,7 @@ def safe_text(text, lines: bool = False) -> str:
     With ``lines=True`` tabs and newlines are kept (a multi-line message). The one function every
     output path uses (``interpreter.terminal.safe_text`` wraps it for rich)."""
     text = str(text)
-    return (_UNSAFE_KEEP_LINES if lines else _UNSAFE).sub(_escape, text)
+    return (UNSAFE_KEEP_LINES if lines else UNSAFE).sub(_escape, text)
 
 
 @attrs.frozen

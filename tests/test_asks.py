@@ -7,7 +7,7 @@ import ast
 import pytest
 
 from rulesrun.dsl.errors import Pos
-from rulesrun.dsl.lower.ir import K, Local, Stop, assign, not_
+from rulesrun.dsl.ir import K, Local, Stop, assign, not_
 from rulesrun.dsl.passes import asks
 from rulesrun.dsl.program import RulesRuntimeError
 from rulesrun.interpreter import load_game_text

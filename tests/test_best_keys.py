@@ -69,7 +69,7 @@ def test_whole_number_keys_start_beyond_every_value_and_pick_the_same_card(monke
 
 
 def test_keys_that_are_not_whole_numbers_keep_the_marker():
-    from rulesrun.dsl.lower.ir import K, Best, Local, St, sub
+    from rulesrun.dsl.ir import K, Best, Local, St, sub
     item = Local(0, "temp")
 
     def best(table, kind="highest", keys=None):

@@ -60,7 +60,7 @@ def test_a_worker_that_dies_is_named_not_a_traceback(monkeypatch):
     monkeypatch.setattr(parallel, "_in_worker", _die)
     # forked (as on Linux with no other thread): the workers see the planted function; spawned
     # ones would look it up by importing this test module afresh
-    monkeypatch.setattr(simpool, "_pool_context", lambda: multiprocessing.get_context("fork"))
+    monkeypatch.setattr(simpool, "pool_context", lambda: multiprocessing.get_context("fork"))
     code, out, err = _check(WHIST, games=2, jobs=2)
     assert code == 1
     assert "error: a worker process died while checking whist.rules, 4 players" in err

@@ -14,7 +14,7 @@ import pytest
 from rulesrun.dsl.syntax import parser
 from rulesrun.dsl import RulesError, compile_rules, parse_text
 from rulesrun.dsl.compiler import Compiler
-from rulesrun.dsl.lower.ir import kids, walk
+from rulesrun.dsl.ir import kids, walk
 from rulesrun.interpreter import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,7 +117,7 @@ def test_the_collector_is_off_while_compiling_and_as_it_was_after(monkeypatch):
 
 
 def test_our_nodes_children_are_found_by_their_exact_class_so_none_may_be_subclassed():
-    from rulesrun.dsl.lower.ir import _OURS, Best, Comp, Fn, Move, Stop, children
+    from rulesrun.dsl.ir import _OURS, Best, Comp, Fn, Move, Stop, children
     assert set(_OURS) == {Comp, Best, Fn, Move, Stop}
     assert not [c for c in _OURS if c.__subclasses__()]        # a subclass would be walked as plain ast
     tree = _generated_module("games/magic_shop.rules")

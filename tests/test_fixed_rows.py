@@ -55,7 +55,7 @@ def test_the_players_from_a_seat_are_read_as_they_are(monkeypatch):
 
 
 def test_fixed_length_of_tables():
-    from rulesrun.dsl.lower.ir import K, St, sub
+    from rulesrun.dsl.ir import K, St, sub
     assert lower._fixed_length(sub(K([[0, 1], [1, 0]]), sub(St("g"), K(1)))) == 2
     assert lower._fixed_length(sub(K([[0, 1], [1]]), sub(St("g"), K(1)))) is None      # rows differ
     assert lower._fixed_length(sub(St("z"), K(1))) is None                              # a zone

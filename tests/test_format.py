@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from rulesrun.dsl import RulesError, parse_text
-from rulesrun.dsl.syntax.format import _TOKEN, format_text, strip_positions
+from rulesrun.dsl.syntax.format import TOKEN, format_text, strip_positions
 from rulesrun.interpreter import load_game_text
 from rulesrun.interpreter.cli.main import main
 
@@ -26,7 +26,7 @@ def _ast(text):
 
 def _code_comment(line):
     """The comment of a line, found by the lexer (a '#' inside a string is not one)."""
-    for m in _TOKEN.finditer(line):
+    for m in TOKEN.finditer(line):
         if m.lastgroup == "comment":
             return m.group().rstrip()
     return None
@@ -42,7 +42,7 @@ def mutate(text: str, rnd: random.Random, keep_comments: bool = True, blanks: bo
     unit = rnd.choice(["  ", "   ", "    ", "        ", "\t"])
     out, stack, depth = [], [0], 0
     for line in text.split("\n"):
-        toks = [(m.lastgroup, m.group()) for m in _TOKEN.finditer(line) if m.lastgroup != "ws"]
+        toks = [(m.lastgroup, m.group()) for m in TOKEN.finditer(line) if m.lastgroup != "ws"]
         if not keep_comments:
             toks = [t for t in toks if t[0] != "comment"]
         if not toks:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulesrun.dsl.errors import Pos
-from rulesrun.dsl.lower.ir import K, Comp, Local, St, assign, boolop, call, compare, name, not_, sub
+from rulesrun.dsl.ir import K, Comp, Local, St, assign, boolop, call, compare, name, not_, sub
 from rulesrun.dsl.passes import invariants, unroll
 from rulesrun.interpreter import load_game
 from rulesrun.interpreter.runtime.engine import RulesRuntimeError

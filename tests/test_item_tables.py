@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from rulesrun.dsl.lower.ir import K, Local, St, ifexp, compare, sub
+from rulesrun.dsl.ir import K, Local, St, ifexp, compare, sub
 from rulesrun.dsl.passes import tables
 from rulesrun.interpreter import load_game_text
 from tests.support import small_game

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from rulesrun.dsl.errors import Pos
-from rulesrun.dsl.lower.ir import K, Local, Move, St, Stop, assign, call, compare, expr_stmt, name, sub
+from rulesrun.dsl.ir import K, Local, Move, St, Stop, assign, call, compare, expr_stmt, name, sub
 from rulesrun.dsl.passes import nonnull
 from rulesrun.dsl.program import RulesRuntimeError
 from rulesrun.interpreter import load_game_text

@@ -347,8 +347,9 @@ def test_replay_command_opens_a_record_with_parameters(rules_file, tmp_path, cap
 # ── serve and the bridges ──────────────────────────────────────────────────
 def test_serve_takes_param_for_every_table(rules_file, tmp_path):
     pytest.importorskip("starlette", reason="rulesrun serve needs the web extra")
-    from rulesrun.interpreter.web.command import build_hub, parser
-    args = parser().parse_args([rules_file, "--seats", "random,random", "--param", "copies=3", "--seed", "1",
+    from rulesrun.interpreter.cli.parsers import serve_parser
+    from rulesrun.interpreter.web.command import build_hub
+    args = serve_parser().parse_args([rules_file, "--seats", "random,random", "--param", "copies=3", "--seed", "1",
                                 "--save-dir", str(tmp_path)])
     hub, table = build_hub(args, "")
     assert table.game.params["copies"] == 3 and hub.config.params["copies"] == 3

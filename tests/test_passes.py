@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from rulesrun.dsl.lower import ir
+from rulesrun.dsl import ir
 from rulesrun.dsl.errors import Pos
-from rulesrun.dsl.lower.ir import K, Best, Comp, Load, Local, St, Stop, assign, call, compare, name, sub
+from rulesrun.dsl.ir import K, Best, Comp, Load, Local, St, Stop, assign, call, compare, name, sub
 from rulesrun.dsl.passes import fastpaths, inline, loops, resume
 from rulesrun.interpreter import load_game_text
 

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from rulesrun.interpreter import load_game
-from rulesrun.interpreter.records.files import atomic_write
+from rulesrun.interpreter.runtime.files import atomic_write
 from rulesrun.interpreter.records.record import (
     RecordError,
     make_record,

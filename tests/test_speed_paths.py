@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulesrun.dsl.errors import Pos
-from rulesrun.dsl.lower.ir import K, Comp, Local, St, compare, sub
+from rulesrun.dsl.ir import K, Comp, Local, St, compare, sub
 from rulesrun.dsl.passes import fastpaths
 from rulesrun.interpreter import GameError, load_game, load_game_text
 

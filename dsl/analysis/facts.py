@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 
 from rulesrun.dsl import types as T
-from rulesrun.dsl.lower.ir import K, Comp, Local, St, Stop, walk as _walk
+from rulesrun.dsl.ir import K, Comp, Local, St, Stop, walk as _walk
 
 UNKNOWN = None
 

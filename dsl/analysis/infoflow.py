@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 
 from rulesrun.dsl.errors import RulesError
-from rulesrun.dsl.lower.ir import K, Best, Comp, Fn, Local, Move, Reveal, St, Stop
+from rulesrun.dsl.ir import K, Best, Comp, Fn, Local, Move, Reveal, St, Stop
 
 
 class Leak(RulesError):

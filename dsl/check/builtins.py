@@ -10,9 +10,9 @@ from rulesrun.dsl.syntax import ast as A
 from rulesrun.dsl import types as T
 from rulesrun.dsl.check.combinations import COMBO_AGGREGATES
 from rulesrun.dsl.errors import RulesError
-from rulesrun.dsl.lower.ir import K, Best, Comp, St, binop, call, compare, name, sub, typed
+from rulesrun.dsl.ir import K, Best, Comp, St, binop, call, compare, name, sub, typed
 from rulesrun.dsl.passes import inline
-from rulesrun.dsl.check.scope import Scope
+from rulesrun.dsl.scope import Scope
 
 BUILTINS = {
     "size": "size(zone or list): how many cards or items",

@@ -17,7 +17,7 @@ from rulesrun.dsl.syntax import ast as A
 from rulesrun.dsl import types as T
 from rulesrun.dsl.emit.combos import KeyMemo, Plan, Shelf
 from rulesrun.dsl.emit.shapes import chosen
-from rulesrun.dsl.lower.ir import K, Comp, Fn, Local, St, call, children, compare, ifexp, name, walk_exprs
+from rulesrun.dsl.ir import K, Comp, Fn, Local, St, call, children, compare, ifexp, name, walk_exprs
 
 COMBO_AGGREGATES = ("same", "run", "run_round", "groups", "leading")
 COMBO_HELP = {

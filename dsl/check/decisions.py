@@ -11,11 +11,11 @@ import attrs
 from rulesrun.dsl.syntax import ast as A
 from rulesrun.dsl import types as T
 from rulesrun.dsl.errors import RulesError
-from rulesrun.dsl.lower.ir import K, Comp, Fn, Stop, assign, at, binop, call, compare, expr_stmt, name, not_
-from rulesrun.dsl.lower.statements import _S
+from rulesrun.dsl.ir import K, Comp, Fn, Stop, assign, at, binop, call, compare, expr_stmt, name, not_
+from rulesrun.dsl.lower.statements import state_attr
 from rulesrun.dsl.passes.inline import simple
 from rulesrun.dsl.program import Decision
-from rulesrun.dsl.check.scope import Scope
+from rulesrun.dsl.scope import Scope
 
 
 class Decisions:
@@ -159,7 +159,7 @@ class Decisions:
         self.decisions.append(Decision(label, cslot, display, pos, kind, ctype,
                                        unique, whole_text=True,
                                        moves=tuple(b.text for b in s.branches if b.text is not None)))
-        pre.append(assign(_S("pending"), ast.List(elts=[p, K(did), opts], ctx=ast.Load()), pos))
+        pre.append(assign(state_attr("pending"), ast.List(elts=[p, K(did), opts], ctx=ast.Load()), pos))
         chosen = scope.ref(cslot, ctype)
         stop = Stop("decision", self._label(), pre, pos, chosen, self.decisions[-1])
         stop.options = options
@@ -238,7 +238,7 @@ class Decisions:
             out.append(at(ast.If(test=not_(opts), orelse=[], body=[
                 expr_stmt(call("fail_no_options", who_text, kpos), pos)]), pos))
         pending = ast.List(elts=[p, K(did), opts], ctx=ast.Load())
-        out.append(assign(_S("pending"), pending, pos))
+        out.append(assign(state_attr("pending"), pending, pos))
         return out
 
     def _who(self, who, pos) -> tuple:

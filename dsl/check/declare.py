@@ -9,8 +9,8 @@ from rulesrun.dsl.syntax import ast as A
 from rulesrun.dsl import types as T
 from rulesrun.dsl.errors import Pos, RulesError, RulesRuntimeError, did_you_mean
 from rulesrun.dsl.program import VarInfo, ZoneInfo
-from rulesrun.dsl.emit.helpers import _value_key
-from rulesrun.dsl.check.scope import Scope
+from rulesrun.dsl.emit.helpers import value_key
+from rulesrun.dsl.scope import Scope
 from rulesrun.dsl.check.teams import TEAM_BUILTINS
 
 MAX_BOUNDED = 10_000        # a bounded number holds at most this many values plus one
@@ -153,7 +153,7 @@ class Declarations:
         for name in self.attrs:
             self.card_attrs[name] = [r[name] for r in records]
         classes: dict = {}
-        self.card_class = [classes.setdefault(tuple(_value_key(r[a]) for a in self.attrs), len(classes))
+        self.card_class = [classes.setdefault(tuple(value_key(r[a]) for a in self.attrs), len(classes))
                            for r in records]
         # how a card is shown
         if cd.shown is not None:

@@ -1,4 +1,4 @@
-"""Check expressions and build their typed IR (``dsl.lower.ir``).
+"""Check expressions and build their typed IR (``dsl.ir``).
 
 ``expr(e, scope)`` resolves every name of an expression, checks its types and gives ``(node,
 type)``: an IR expression whose ``rtype`` is that type. Values known when compiling become ``K``
@@ -13,8 +13,8 @@ from functools import reduce
 from rulesrun.dsl.syntax import ast as A
 from rulesrun.dsl import types as T
 from rulesrun.dsl.errors import did_you_mean
-from rulesrun.dsl.lower.ir import K, Comp, St, binop, boolop, call, compare, ifexp, name, not_, sub, typed
-from rulesrun.dsl.check.scope import Scope
+from rulesrun.dsl.ir import K, Comp, St, binop, boolop, call, compare, ifexp, name, not_, sub, typed
+from rulesrun.dsl.scope import Scope
 from rulesrun.dsl.check.teams import TEAM_BUILTINS
 
 

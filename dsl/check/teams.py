@@ -21,9 +21,9 @@ import math
 
 from rulesrun.dsl import types as T
 from rulesrun.dsl.errors import did_you_mean
-from rulesrun.dsl.lower.ir import K, St, binop, call, sub
-from rulesrun.dsl.program import VarInfo, fail
-from rulesrun.dsl.check.scope import Scope
+from rulesrun.dsl.ir import K, St, binop, call, sub
+from rulesrun.dsl.program import VarInfo
+from rulesrun.dsl.scope import Scope
 
 TEAM_BUILTINS = {
     "partner": "partner(p): the other member of p's team (a team of exactly two)",
@@ -161,18 +161,3 @@ def _by_team(fn, slot, worst):
         t = S.pv[slot][p]
         return worst if t is None else fn(S, t)
     return key
-
-
-def _partner(teams, p, names, pos):
-    t = teams[p]
-    if t is None:
-        fail(f"partner() of Player {p + 1}, who is in no team", pos)
-    mates = [q for q, u in enumerate(teams) if u == t and q != p]
-    if len(mates) != 1:
-        fail(f"partner() of Player {p + 1}: {names[t]} has {len(mates) + 1} members, and a partner "
-             f"needs a team of exactly 2", pos)
-    return mates[0]
-
-
-def _members(teams, t):
-    return [q for q, u in enumerate(teams) if u == t]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import ast
 
-from rulesrun.dsl.lower.ir import kids, walk as _walk
+from rulesrun.dsl.ir import kids, walk as _walk
 
 SCOPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
 

@@ -30,7 +30,7 @@ import ast
 import re
 from collections import Counter
 
-from rulesrun.dsl.lower.ir import walk as _walk
+from rulesrun.dsl.ir import walk as _walk
 
 __all__ = ["run", "PURE"]
 

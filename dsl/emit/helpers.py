@@ -22,7 +22,6 @@ from rulesrun.dsl.program import (
     pick_random,
     shuffle_zone,
 )
-from rulesrun.dsl.check.teams import _members, _partner
 
 
 def _range(lo, hi, S, pos):
@@ -87,7 +86,22 @@ def _holder(owners, loc, c, pos):
     return owners[loc[c]]
 
 
-def _value_key(v):
+def _partner(teams, p, names, pos):
+    t = teams[p]
+    if t is None:
+        fail(f"partner() of Player {p + 1}, who is in no team", pos)
+    mates = [q for q, u in enumerate(teams) if u == t and q != p]
+    if len(mates) != 1:
+        fail(f"partner() of Player {p + 1}: {names[t]} has {len(mates) + 1} members, and a partner "
+             f"needs a team of exactly 2", pos)
+    return mates[0]
+
+
+def _members(teams, t):
+    return [q for q, u in enumerate(teams) if u == t]
+
+
+def value_key(v):
     return tuple(v) if isinstance(v, list) else v
 
 
@@ -146,7 +160,7 @@ RUNTIME = {
     "fail": fail, "fail_no_options": fail_no_options, "move_cards": move_cards, "move_every": move_every,
     "move_zone": move_zone, "own": own,
     "shuffle_zone": shuffle_zone, "deal": deal, "pick_random": pick_random, "_top": _top, "_position": _position, "_item": _item,
-    "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": _value_key,
+    "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": value_key,
     "_dedupe": _dedupe, "_unique_few": _unique_few, "_subsets": _subsets, "_FIRST": _FIRST, "_range": _range,
     "_partner": _partner, "_members": _members, "_or_none": _or_none,
     **COMBO_RUNTIME,

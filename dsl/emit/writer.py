@@ -1,4 +1,4 @@
-"""Emit: IR (``dsl.lower.ir``) → Python functions. The only module that writes Python.
+"""Emit: IR (``dsl.ir``) → Python functions. The only module that writes Python.
 
 Our IR nodes become plain Python nodes here: a ``K`` a reference into the table of constants
 (``_k0``, ``_k1``, ...; a literal for None, booleans and integers), a ``Local`` a Python name made
@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from rulesrun.dsl.lower.ir import K, Load, Local, Move, Reveal, St, Stop, walk_exprs
+from rulesrun.dsl.ir import K, Load, Local, Move, Reveal, St, Stop, walk_exprs
 from rulesrun.dsl.program import CALL_DEPTH, DONE, STOP, SWITCH
 from rulesrun.dsl.emit.helpers import RUNTIME
 

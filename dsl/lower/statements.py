@@ -14,7 +14,7 @@ import ast
 from rulesrun.dsl.syntax import ast as A
 from rulesrun.dsl import types as T
 from rulesrun.dsl.errors import did_you_mean
-from rulesrun.dsl.lower.ir import (
+from rulesrun.dsl.ir import (
     K,
     Local,
     Move,
@@ -33,14 +33,14 @@ from rulesrun.dsl.lower.ir import (
     sub,
 )
 from rulesrun.dsl.analysis import facts
-from rulesrun.dsl.lower.ir import typed, walk_exprs
+from rulesrun.dsl.ir import typed, walk_exprs
 from rulesrun.dsl.passes import asks, inline
 from rulesrun.dsl.passes.resume import stops
 from rulesrun.dsl.program import DONE, LOOPS_TOO_LONG, SWITCH, Template
-from rulesrun.dsl.check.scope import Scope
+from rulesrun.dsl.scope import Scope
 
 
-def _S(attr: str):
+def state_attr(attr: str):
     return ast.Attribute(value=name("S"), attr=attr, ctx=ast.Load())
 
 
@@ -327,8 +327,8 @@ class Statements:
         self.templates.append(Template([p if isinstance(p, str) else (p[0], p[1]) for p in parts], s.pos,
                                        types, private=s.to is not None))
         # the announcements are a linked list: (earlier, template, values...)
-        entry = ast.Tuple(elts=[_S("ann"), K(tid), *vals], ctx=ast.Load())
-        return [assign(_S("ann"), entry, s.pos)]
+        entry = ast.Tuple(elts=[state_attr("ann"), K(tid), *vals], ctx=ast.Load())
+        return [assign(state_attr("ann"), entry, s.pos)]
 
     def _s_Reveal(self, s, scope):
         """For the information-flow check, the values are public from here; at run time, the state
@@ -346,12 +346,12 @@ class Statements:
                 # rules show different cards in them (interpreter.checking)
                 key = (K("local"), K(s.pos.line), K(i))
             if key is not None:
-                shown = ast.Dict(keys=[None, ast.Tuple(elts=list(key), ctx=ast.Load())], values=[_S("shown"), v])
-                out.append(assign(_S("shown"), shown, s.pos))
+                shown = ast.Dict(keys=[None, ast.Tuple(elts=list(key), ctx=ast.Load())], values=[state_attr("shown"), v])
+                out.append(assign(state_attr("shown"), shown, s.pos))
         return out
 
     def _s_EndGame(self, s, scope):
-        clear = at(ast.Delete(targets=[ast.Subscript(value=_S("frames"), slice=ast.Slice(), ctx=ast.Del())]), s.pos)
+        clear = at(ast.Delete(targets=[ast.Subscript(value=state_attr("frames"), slice=ast.Slice(), ctx=ast.Del())]), s.pos)
         return [clear, ret(K(SWITCH), s.pos)]
 
     # ── calls ──────────────────────────────────────────────────────────────
@@ -368,7 +368,7 @@ class Statements:
         types.append((t, s.pos))
         if not resumable:
             return [ret(value, s.pos)]
-        return [assign(_S("ret"), value, s.pos), expr_stmt(call(ast.Attribute(value=_S("frames"), attr="pop",
+        return [assign(state_attr("ret"), value, s.pos), expr_stmt(call(ast.Attribute(value=state_attr("frames"), attr="pop",
                 ctx=ast.Load())), s.pos), ret(K(DONE), s.pos)]
 
     def _random_pick(self, e, scope) -> tuple:
@@ -396,7 +396,7 @@ class Statements:
             self.err(f"procedure '{c.func}' uses its own value before its type is known", c.pos,
                      "a procedure that returns a value cannot take its own value (directly or through others)")
         if c.func in self.resumable:
-            return [assign(_S("ret"), K(None), s.pos)] + stmts, _S("ret"), rtype
+            return [assign(state_attr("ret"), K(None), s.pos)] + stmts, state_attr("ret"), rtype
         call_node = stmts[-1].value            # a plain procedure: a Python function's value
         return stmts[:-1], call_node, rtype
 
@@ -430,12 +430,12 @@ class Statements:
         if not resumable:
             return [expr_stmt(call(ref, name("S"), *nodes), s.pos)], key
         kpos = K(s.pos)
-        too_deep = ast.If(test=compare(call("len", _S("frames")), ">", K(5000)), orelse=[], body=[expr_stmt(
+        too_deep = ast.If(test=compare(call("len", state_attr("frames")), ">", K(5000)), orelse=[], body=[expr_stmt(
             call("fail", K("procedures call one another without end (more than 5,000 deep)"), kpos), s.pos)])
         frame = ast.List(elts=[K(ref), K(0), binop(ast.List(elts=nodes, ctx=ast.Load()), "+",
                                                    sub(K(self.proc_pad), K(ref)))], ctx=ast.Load())
         pre = [at(too_deep, s.pos), assign(name("_G"), frame, s.pos),
-               expr_stmt(call(ast.Attribute(value=_S("frames"), attr="append", ctx=ast.Load()), name("_G")), s.pos)]
+               expr_stmt(call(ast.Attribute(value=state_attr("frames"), attr="append", ctx=ast.Load()), name("_G")), s.pos)]
         stop = Stop("call", self._label(), pre, s.pos, callee=ref)
         stop.args = nodes
         return [stop], key
@@ -467,7 +467,7 @@ class Statements:
         """One round of a 'while' loop. Such loops are the only way to run on for ever without a
         decision ('for' and 'repeat' loops end by themselves), so this is where the engine's budget
         of rounds without one is spent (``S.budget``)."""
-        return [augassign(_S("budget"), "-", K(1), pos), self._over_budget(pos)]
+        return [augassign(state_attr("budget"), "-", K(1), pos), self._over_budget(pos)]
 
     def _s_If(self, s, scope):
         tests = [(self._cond(cond, scope, "an 'if' condition"), cond.pos, self.block(body, scope))
@@ -487,11 +487,11 @@ class Statements:
     def _spend(self, rounds, pos) -> list:
         """A loop's rounds spent from the budget at once, before the loop (``for`` and ``repeat``
         end by themselves, but a huge count must not hang the game either)."""
-        spent = augassign(_S("budget"), "-", rounds, pos)
+        spent = augassign(state_attr("budget"), "-", rounds, pos)
         return [spent, self._over_budget(pos)]
 
     def _over_budget(self, pos):
-        return at(ast.If(test=compare(_S("budget"), "<", K(0)), orelse=[], body=[expr_stmt(call(
+        return at(ast.If(test=compare(state_attr("budget"), "<", K(0)), orelse=[], body=[expr_stmt(call(
             "fail", K(LOOPS_TOO_LONG), K(pos)), pos)]), pos)
 
     def _s_Repeat(self, s, scope):

@@ -1,4 +1,4 @@
-"""Passes over the IR (``dsl.lower.ir``): each a function from IR to IR, testable on its own.
+"""Passes over the IR (``dsl.ir``): each a function from IR to IR, testable on its own.
 
 - ``nonnull``   checks for none dropped where the local can never be none (a seat of the players, a
                 card chosen from a zone)

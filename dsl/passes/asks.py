@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 
-from rulesrun.dsl.lower.ir import K, Local, Stop, walk as _walk
+from rulesrun.dsl.ir import K, Local, Stop, walk as _walk
 from rulesrun.dsl.passes.inline import written
 
 _UNKNOWN = object()

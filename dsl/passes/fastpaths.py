@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ast
 
-from rulesrun.dsl.lower.ir import K, Comp, Local, St, call, compare, walk_exprs
+from rulesrun.dsl.ir import K, Comp, Local, St, call, compare, walk_exprs
 from rulesrun.dsl.passes import tables
 
 

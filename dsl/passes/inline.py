@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 import copy
 
-from rulesrun.dsl.lower.ir import K, Local, walk_exprs
-from rulesrun.dsl.check.scope import _TEMP_NAMES
+from rulesrun.dsl.ir import K, Local, walk_exprs
+from rulesrun.dsl.scope import TEMP_NAMES
 
 MAX_NODES = 90      # a define whose body has at most this many nodes is written out where called
 
@@ -41,7 +41,7 @@ def substitute(body, params: list, args: list):
                 return copy.copy(by_slot[node.key()])
             if node.mode == "temp":
                 new = copy.copy(node)
-                new.slot = temps.setdefault(node.slot, next(_TEMP_NAMES))
+                new.slot = temps.setdefault(node.slot, next(TEMP_NAMES))
                 return new
             return node
 

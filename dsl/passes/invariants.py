@@ -35,9 +35,9 @@ from __future__ import annotations
 import ast
 import operator
 
-from rulesrun.dsl.lower.ir import K, Best, Comp, Fn, Local, St, assign, at, boolop, call, clone, walk_exprs
-from rulesrun.dsl.lower.ir import map_children as _each_child
-from rulesrun.dsl.lower.ir import with_fields as _with
+from rulesrun.dsl.ir import K, Best, Comp, Fn, Local, St, assign, at, boolop, call, clone, walk_exprs
+from rulesrun.dsl.ir import map_children as _each_child
+from rulesrun.dsl.ir import with_fields as _with
 from rulesrun.dsl.passes.loops import Loops
 
 

@@ -21,7 +21,7 @@ a resumable procedure share statements.
 from __future__ import annotations
 
 import ast
-from rulesrun.dsl.lower.ir import (
+from rulesrun.dsl.ir import (
     K,
     Best,
     Comp,
@@ -38,7 +38,7 @@ from rulesrun.dsl.lower.ir import (
     not_,
     walk_exprs,
 )
-from rulesrun.dsl.lower.ir import with_fields as _with
+from rulesrun.dsl.ir import with_fields as _with
 from rulesrun.dsl.passes import tables
 
 _LOWERED = ("any", "all", "count", "sum")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from rulesrun.dsl.lower.ir import K, Local, Move, St, Stop, walk_exprs
+from rulesrun.dsl.ir import K, Local, Move, St, Stop, walk_exprs
 
 _MODES = ("py", "frame")
 

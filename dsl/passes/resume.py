@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 
-from rulesrun.dsl.lower.ir import K, Load, Local, Reveal, Stop, clone, walk as _walk, walk_exprs
+from rulesrun.dsl.ir import K, Load, Local, Reveal, Stop, clone, walk as _walk, walk_exprs
 from rulesrun.dsl.program import DONE
 
 __all__ = ["stops", "liveness", "entries"]

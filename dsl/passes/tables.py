@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import operator
 
-from rulesrun.dsl.lower.ir import K, Local, walk as _walk
+from rulesrun.dsl.ir import K, Local, walk as _walk
 
 _BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
 _CMP = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
@@ -28,7 +28,7 @@ _VALUES = (int, str, bool, type(None))
 
 def in_loop(node):
     """A ``Comp`` or ``Best`` (a copy, if changed) whose item's values and tests read tables."""
-    from rulesrun.dsl.lower.ir import Best, with_fields
+    from rulesrun.dsl.ir import Best, with_fields
     item = node.target
     if isinstance(node, Best):
         keys = [of_item(k, item) for k in node.keys]
@@ -51,10 +51,10 @@ def of_item(node, item: Local):
         return found
     if isinstance(node, (ast.Constant, K, Local)) or not isinstance(node, ast.expr):
         return node
-    from rulesrun.dsl.lower.ir import Best, Comp, Fn
+    from rulesrun.dsl.ir import Best, Comp, Fn
     if isinstance(node, (Comp, Best, Fn, ast.Lambda)):
         return node                 # a loop of its own
-    from rulesrun.dsl.lower.ir import map_children
+    from rulesrun.dsl.ir import map_children
     return map_children(node, lambda n: of_item(n, item))
 
 

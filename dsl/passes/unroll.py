@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 
-from rulesrun.dsl.lower.ir import K, Comp, Local, St, boolop, clone, map_children, not_, walk_exprs
+from rulesrun.dsl.ir import K, Comp, Local, St, boolop, clone, map_children, not_, walk_exprs
 
 MAX_VALUES = 8      # values written out at most
 MAX_TEST = 24       # nodes in the test (and its 'where') at most

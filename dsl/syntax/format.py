@@ -30,7 +30,7 @@ from rulesrun.dsl.syntax import ast as A
 from rulesrun.dsl.errors import Pos, RulesError
 from rulesrun.dsl.syntax.parser import parse_text
 
-_TOKEN = re.compile(r"""
+TOKEN = re.compile(r"""
     (?P<ws>[ \t]+)
   | (?P<comment>\#.*)
   | (?P<string>"[^"\n]*"|'[^'\n]*')
@@ -79,7 +79,7 @@ class _Line:
 
 def _lex_line(text: str, lineno: int, path: str, source: str) -> tuple[list, str | None, int]:
     toks, comment, ccol = [], None, 0
-    for m in _TOKEN.finditer(text):
+    for m in TOKEN.finditer(text):
         kind = m.lastgroup
         if kind == "ws":
             continue

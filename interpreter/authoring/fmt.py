@@ -1,26 +1,18 @@
 """``rulesrun fmt FILE... [--check]``: lay out rules files in the one canonical layout (dsl/syntax/format.py)."""
 from __future__ import annotations
 
-import argparse
 import sys
 
 from rulesrun.dsl import RulesError
 
 
-def main(argv: list[str]) -> int:
+def format_files(files, check: bool = False, diff: bool = False) -> int:
+    """Rewrite each file in the canonical layout (with ``check``, only report those it would change,
+    and with ``diff`` show how); the exit code: 1 if a file could not be read, parsed or written, or
+    with ``check`` was not laid out canonically."""
     from rulesrun.dsl.syntax.format import format_text
-    from rulesrun.interpreter.cli.args import _Parser
-    parser = _Parser(prog="rulesrun fmt", formatter_class=argparse.RawDescriptionHelpFormatter,
-                     description="Lay out rules files in the one canonical layout, keeping their comments.\n"
-                                 "Files are rewritten in place; with --check nothing is written, and the\n"
-                                 "command fails if a file is not laid out canonically.")
-    parser.add_argument("files", metavar="FILE", nargs="+", help="the .rules files")
-    parser.add_argument("--check", action="store_true",
-                        help="only report the files that fmt would change (exit 1 if any)")
-    parser.add_argument("--diff", action="store_true", help="with --check, also show what would change")
-    args = parser.parse_args(argv)
     status = 0
-    for path in args.files:
+    for path in files:
         try:
             with open(path, encoding="utf-8", newline="") as f:
                 text = f.read()
@@ -36,9 +28,9 @@ def main(argv: list[str]) -> int:
             continue
         if formatted == text:
             continue
-        if args.check:
+        if check:
             print(f"{path}: not formatted (run: rulesrun fmt {path})")
-            if args.diff:
+            if diff:
                 import difflib
                 sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), formatted.splitlines(True),
                                                            path, path + " (formatted)"))

@@ -234,11 +234,8 @@ def make_server():
     return server
 
 
-def main(argv: list[str]) -> int:
-    from rulesrun.interpreter.cli.args import _Parser
-    parser = _Parser(prog="rulesrun lsp", description="Run the language server for .rules files on stdin/stdout "
-                     "(for an editor to start; see docs/editors.md).")
-    parser.parse_args(argv)
+def serve_stdio() -> int:
+    """Run the language server on stdin/stdout until the editor stops it; the exit code."""
     if LanguageServer is None:
         print("rulesrun lsp: error: the language server needs pygls: pip install 'rulesrun[lsp]'", file=sys.stderr)
         return 1

@@ -8,7 +8,6 @@ Markdown or HTML (interpreter/authoring/rulebook_render.py); ``--diagram`` adds 
 """
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from itertools import combinations
@@ -30,12 +29,12 @@ _MAX_ROWS = 25
 def comments_by_line(source: str) -> tuple[dict, dict]:
     """(notes, trailing): for each code line, the comment block just above it (joined into
     paragraphs) and its own trailing comment. Decorative rules (── Zones ──) are left out."""
-    from rulesrun.dsl.syntax.format import _TOKEN
+    from rulesrun.dsl.syntax.format import TOKEN
     lines = source.split("\n")
     above, trailing, block = {}, {}, []
     for i, line in enumerate(lines, 1):
         code, comment = False, None
-        for m in _TOKEN.finditer(line):
+        for m in TOKEN.finditer(line):
             if m.lastgroup == "comment":
                 comment = m.group()[1:].strip()
                 break
@@ -427,28 +426,13 @@ class Rulebook:
                     self.blocks.append(("steps", self.en.steps(i.body) or [Step("Nothing happens.")]))
 
 
-def main(argv: list[str]) -> int:
-    from rulesrun.interpreter.cli.args import _Parser, _positive, add_param_flag, param_dict
+def write_rulebook(args) -> int:
+    """``rulesrun doc``: ``args`` as cli/parsers.py's ``doc_parser`` reads them; the exit code."""
     from rulesrun.interpreter.authoring.rulebook_render import to_html, to_markdown
-    parser = _Parser(prog="rulesrun doc", description="Write a rulebook a player can read from a rules file: the "
-                     "components, the table, the flow of play as numbered steps, scoring and the variants.")
-    parser.add_argument("file", metavar="FILE", help="the .rules file")
-    parser.add_argument("--players", "-p", type=_positive, metavar="N",
-                        help="the rulebook for this many players (default: every count the game allows)")
-    parser.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
-                        help="with this variant's rules in place (repeatable)")
-    add_param_flag(parser)
-    parser.add_argument("--format", "-f", choices=("md", "html"), default=None,
-                        help="Markdown or a standalone HTML page (default: from -o's suffix, else md)")
-    parser.add_argument("-o", "--output", metavar="OUT", help="write to this file (default: print it)")
-    parser.add_argument("--diagram", action="store_true",
-                        help="add a picture of the flow (Graphviz DOT; SVG in HTML when 'dot' is installed); "
-                             "with -o, also write OUT.dot (and OUT.svg)")
-    args = parser.parse_args(argv)
     fmt = args.format or ("html" if args.output and args.output.endswith((".html", ".htm")) else "md")
     try:
         book = Rulebook(args.file, args.players, tuple(args.variant), diagram=args.diagram,
-                        params=param_dict(args.param))
+                        params=dict(args.param or ()))
     except RulesError as e:
         print(e.render(), file=sys.stderr)
         return 1
@@ -481,4 +465,4 @@ def rulebook_text(game) -> str:
     return to_markdown(Rulebook(prog.path, prog.players, tuple(prog.variants), game=game).blocks)
 
 
-__all__ = ["Rulebook", "card_table", "comments_by_line", "effective_items", "main", "rulebook_text", "argparse"]
+__all__ = ["Rulebook", "card_table", "comments_by_line", "effective_items", "rulebook_text", "write_rulebook"]

@@ -72,10 +72,10 @@ def outcomes(path: str, rules, configs: list, jobs: int, job_args: tuple, progre
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    from rulesrun.interpreter.simulate.pool import _end_pool, _pool_context, _worker_init
-    context = _pool_context()
+    from rulesrun.interpreter.simulate.pool import end_pool, pool_context, worker_init
+    context = pool_context()
     _RULES[path] = rules          # inherited by forked workers
-    ex = ProcessPoolExecutor(max_workers=min(jobs, len(configs)), mp_context=context, initializer=_worker_init)
+    ex = ProcessPoolExecutor(max_workers=min(jobs, len(configs)), mp_context=context, initializer=worker_init)
     try:
         futures = [ex.submit(_in_worker, (path, cfg, *job_args, None)) for cfg in configs]
         for cfg, fut in zip(configs, futures):
@@ -90,7 +90,7 @@ def outcomes(path: str, rules, configs: list, jobs: int, job_args: tuple, progre
                 out.coverage.rules = rules
             yield cfg, out
     except BaseException:           # a failure (the caller stopped), Ctrl-C, a dead worker: end the workers now
-        _end_pool(ex)
+        end_pool(ex)
         raise
     finally:
         _RULES.pop(path, None)

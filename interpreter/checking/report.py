@@ -124,6 +124,6 @@ def report_failure(path: str, f, out) -> None:
     for i, a in shown:
         print(f"  {i:>4}. {a}" if i is not None else f"        {a}", file=out)
     print("Replay it step by step:", file=out)
-    from rulesrun.interpreter.cli.command import rulesrun_command      # a command that works here (on the PATH or not)
+    from rulesrun.interpreter.terminal.command import rulesrun_command      # a command that works here (on the PATH or not)
     print(f"  {rulesrun_command()} {shlex.quote(path)} --players {f.players}{v} --seed {f.seed} "
           f"--moves {shlex.quote(str(moves))} --seats {seats}", file=out)

@@ -1,21 +1,22 @@
-"""Command-line argument helpers shared by the commands (``cli``, ``simulate``): a parser that
+"""Command-line argument helpers shared by the subcommands' parsers (cli/parsers.py): a parser that
 reports bad arguments in one clear line, and the number types of the flags."""
 from __future__ import annotations
 
 import argparse
 import sys
 
+from rulesrun.interpreter.terminal.command import rulesrun_command   # the command as it can be typed here
 
-class _Parser(argparse.ArgumentParser):
+
+class Parser(argparse.ArgumentParser):
     def error(self, message):  # a clear message and exit 2, never a traceback
         self.print_usage(sys.stderr)
         print(f"rulesrun: error: {message}", file=sys.stderr)
-        from rulesrun.interpreter.cli.command import rulesrun_command   # the command as it can be typed here
         print(f"Try '{rulesrun_command()} --help' for more.", file=sys.stderr)
         sys.exit(2)
 
 
-def _positive(text: str) -> int:
+def positive(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
@@ -25,7 +26,7 @@ def _positive(text: str) -> int:
     return n
 
 
-def _seed(text: str) -> int:
+def seed_number(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
@@ -35,7 +36,7 @@ def _seed(text: str) -> int:
     return n
 
 
-def _delay(text: str) -> float:
+def seconds(text: str) -> float:
     """Seconds to wait: finite, from 0 to 3600 (``nan`` and ``inf`` would crash or hang a sleep)."""
     import math
     try:
@@ -47,7 +48,7 @@ def _delay(text: str) -> float:
     return x
 
 
-def _param(text: str) -> tuple[str, str]:
+def param_pair(text: str) -> tuple[str, str]:
     """``--param NAME=VALUE``: (name, value text); the game checks the name and value (dsl.check.params)."""
     name, eq, value = text.partition("=")
     if not eq or not name.strip().isidentifier() or not value.strip():
@@ -57,7 +58,7 @@ def _param(text: str) -> tuple[str, str]:
 
 def add_param_flag(p: argparse.ArgumentParser) -> None:
     """The ``--param NAME=VALUE`` flag (repeatable) every command that compiles a game takes."""
-    p.add_argument("--param", type=_param, action="append", default=[], metavar="NAME=VALUE", dest="param",
+    p.add_argument("--param", type=param_pair, action="append", default=[], metavar="NAME=VALUE", dest="param",
                    help="set one of the game's parameters, e.g. --param target=300 (repeatable; "
                         "'rulesrun doc FILE' lists them)")
 

@@ -9,7 +9,6 @@ FILE is a path, or the name of a shipped game or example (``rulesrun magi``).
 """
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
@@ -18,125 +17,9 @@ from pathlib import Path
 from rulesrun.dsl import RulesError, RulesRuntimeError
 
 from rulesrun.interpreter import __doc__ as _pkg_doc  # noqa: F401
-from rulesrun.interpreter.cli.args import _delay, _Parser, _positive, _seed, add_param_flag, param_dict
-
-COMMANDS = ("play", "compile", "check", "replay", "simulate", "list")
-# The bot in every seat but the first when --seats is not given: one that answers well under a
-# second a move and plays well in every shipped game. Measured (docs/simulation.md): ismcts:50
-# takes 0.01–0.03 s a move on average, at most ~0.07 s, and wins 75% of The Magic Shop against
-# random seats, where greedy wins like a random seat in two of the three games.
-DEFAULT_BOT = "ismcts:50"
-
-DESCRIPTION = """Play, check and compile card games written in the rulesrun rules language.
-
-commands:
-  rulesrun GAME [options]          play GAME: a shipped game's name (magi) or a .rules file
-  rulesrun FILE [options]          play the game in FILE (same as 'rulesrun play FILE')
-  rulesrun list                    the shipped games and examples, by name
-  rulesrun compile FILE [options]  check FILE and print a one-line summary, or its errors
-  rulesrun check FILE [options]    property-test the rules: play many games and check every step
-  rulesrun replay RECORD           step through a saved game
-  rulesrun simulate FILE --games N play many games between bots and report the statistics
-  rulesrun serve FILE [options]    play in the browser with friends on a local network (docs/web.md)
-  rulesrun --load RECORD           resume a saved game
-  rulesrun fmt FILE... [--check]   lay out rules files canonically (docs/tools.md)
-  rulesrun doc FILE [--format html] write a rulebook from the rules file (docs/rulebooks.md)
-  rulesrun lsp                     the language server for editors (docs/editors.md)
-
-examples:
-  rulesrun magi --players 4
-  rulesrun games/magic_shop.rules --players 4
-  rulesrun games/magic_shop.rules --players 4 --seats random,random,random,random --seed 1
-  rulesrun compile games/magic_shop.rules
-  rulesrun check games/magic_shop.rules --games 50
-  rulesrun simulate games/magic_shop.rules --games 100 --players 4 --seats ismcts:100,random,random,random
-"""
-
-
-def _common(p: argparse.ArgumentParser, optional: bool = False) -> None:
-    if optional:
-        p.add_argument("file", metavar="FILE", nargs="?", help="a .rules file, or a shipped game's name")
-    else:
-        p.add_argument("file", metavar="FILE", help="a .rules file, or a shipped game's name")
-    p.add_argument("--players", "-p", type=_positive, metavar="N",
-                   help="number of players (default: the fewest the game allows)")
-    p.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
-                   help="play a named variant of the rules (repeatable)")
-    add_param_flag(p)
-
-
-def build_parsers():
-    main = _Parser(prog="rulesrun", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    _common(main, optional=True)
-    main.add_argument("--version", action="version", version=f"rulesrun {_version()}")
-    main.add_argument("--seed", type=_seed, metavar="N", help="random seed: the same seed and moves replay the same game")
-    main.add_argument("--seats", metavar="SPEC",
-                      help="who plays each seat, a comma list of human, random, greedy, ismcts, "
-                           "ismcts:N (N iterations a move) or ismcts:Ts (T seconds a move) "
-                           f"(default: seat 1 human, the others {DEFAULT_BOT})")
-    main.add_argument("--delay", type=_delay, default=0.0, metavar="SECONDS",
-                      help="pause this long after each bot move, to watch them play (default: 0)")
-    main.add_argument("--load", metavar="RECORD",
-                      help="resume a game saved with 'save FILE' at the prompt (FILE is then optional)")
-    main.add_argument("--moves", metavar="FILE",
-                      help="first play these moves (one action text per line), showing each step; "
-                           "'rulesrun check' writes such a file when it finds a problem")
-    comp = _Parser(prog="rulesrun compile", description="Check a rules file and print a one-line summary of the game.")
-    _common(comp)
-    comp.add_argument("--allow-leaks", action="store_true",
-                      help="report hidden information reaching what every seat sees as warnings, not errors")
-    comp.add_argument("--emit", action="store_true",
-                      help="print the Python generated for the game (for the first player count compiled, "
-                           "or --players N), with its table of constants")
-    check = _Parser(prog="rulesrun check", formatter_class=argparse.RawDescriptionHelpFormatter,
-                    description="Property-test a rules file: play many games chosen by hypothesis and check, at\n"
-                                "every step, that the player to move has a legal action, cards are conserved,\n"
-                                "actions are unique, clones and JSON copies are equal, nothing leaks to a seat\n"
-                                "that should not see it, the file's invariants hold, and every game ends.\n"
-                                "A failure is shrunk to a short sequence of moves, with a command to replay it.")
-    check.add_argument("file", metavar="FILE", help="the .rules file")
-    check.add_argument("--players", "-p", default="all", metavar="N|all",
-                       help="check this player count, or every allowed count (default: all)")
-    check.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
-                       help="check with this variant (repeatable; default: no variant, then each named variant)")
-    add_param_flag(check)
-    check.add_argument("--games", "-n", type=_positive, default=100, metavar="N",
-                       help="games per configuration (default: 100)")
-    check.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed for the search (default: 0)")
-    check.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
-                       help="configurations checked at once, each in its own process; the report is the "
-                            "same whatever N is (default: the number of CPUs)")
-    check.add_argument("--max-steps", type=_positive, default=100_000, metavar="N",
-                       help="decisions after which a game counts as never ending (default: 100000)")
-    check.add_argument("--coverage", metavar="FILE", dest="coverage_file",
-                       help="write the rules file with how often each line ran and the branches never "
-                            "taken: FILE.html as a page, any other name as annotated text")
-    check.add_argument("--min-coverage", type=_percent, metavar="N",
-                       help="fail when fewer than N %% of the branches were reached")
-    check.add_argument("--no-coverage", action="store_true",
-                       help="no coverage and no guided search: every game from hypothesis")
-    check.add_argument("--allow-leaks", action="store_true",
-                       help="check a file the compiler rejects for leaks (its leaks become warnings), so that "
-                            "the dynamic leak tests run on it")
-    check.add_argument("--exhaustive", action="store_true",
-                       help="explore every line of play from one deal (--seed) instead of sampling games")
-    check.add_argument("--max-states", type=_positive, default=200_000, metavar="N",
-                       help="with --exhaustive, give up after this many distinct states (default: 200000)")
-    replay = _Parser(prog="rulesrun replay", description="Step through a saved game: Enter or 'n' for the next "
-                     "step, 'b' back, 'j N' to jump, 'end', 'q'.")
-    replay.add_argument("record", metavar="RECORD", help="a game saved with 'save FILE' at the prompt")
-    replay.add_argument("--seat", default="all", metavar="N|all",
-                        help="see the game as player N sees it, or everything (default: all)")
-    replay.add_argument("--to-end", action="store_true", help="print every step at once, without prompting")
-    return main, comp, check, replay
-
-
-def _version() -> str:
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-        return version("rulesrun")
-    except PackageNotFoundError:
-        return "(not installed)"
+from rulesrun.interpreter.cli.args import param_dict
+from rulesrun.interpreter.cli.parsers import (DEFAULT_BOT, build_parsers, doc_parser, fmt_parser, lsp_parser,  # noqa: F401
+                                             serve_parser, simulate_parser)
 
 
 def cmd_list() -> int:
@@ -151,7 +34,7 @@ def cmd_list() -> int:
             print(heading)
             for name, title, players, _ in group:
                 print(f"  {name:<{width}}  {title} ({players} players)")
-    from rulesrun.interpreter.cli.command import rulesrun_command
+    from rulesrun.interpreter.terminal.command import rulesrun_command
     print(f"Play one with: {rulesrun_command()} NAME, e.g. {rulesrun_command()} {rows[0][0]}")
     return 0
 
@@ -164,7 +47,7 @@ def _err(msg: str) -> int:
 
 def _allowed_players(path: str):
     from rulesrun.dsl.syntax.ast import PlayersDecl
-    from rulesrun.interpreter.records.files import load_rules_text
+    from rulesrun.interpreter.runtime.files import load_rules_text
     rules = load_rules_text(path)
     decl = next((i for i in rules.items if isinstance(i, PlayersDecl)), None)
     return rules, (decl.low, decl.high) if decl else None
@@ -260,16 +143,6 @@ def cmd_compile(args) -> int:
     return 0
 
 
-def _percent(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"takes a percentage from 0 to 100, not {text!r}") from None
-    if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"takes a percentage from 0 to 100, not {text!r}")
-    return value
-
-
 def cmd_check(args) -> int:
     from rulesrun.interpreter.checking import run_check
     players = args.players
@@ -314,7 +187,7 @@ def _resume(args) -> int:
 
 
 def _read_moves(path: str) -> list[str]:
-    from rulesrun.interpreter.records.files import FileProblem, read_text
+    from rulesrun.interpreter.runtime.files import FileProblem, read_text
     try:
         text = read_text(path, "moves file")
     except FileProblem as e:
@@ -371,19 +244,6 @@ def cmd_play(args) -> int:
     return repl.run()
 
 
-def _tool(module: str):
-    """A subcommand whose module is imported only when it runs: main(argv) -> exit status."""
-    def run(argv):
-        import importlib
-        return importlib.import_module(module).main(argv)
-    return run
-
-
-# Tools for people who write rules (docs/tools.md): rulesrun fmt, doc, lsp.
-TOOLS = {"fmt": _tool("rulesrun.interpreter.authoring.fmt"), "doc": _tool("rulesrun.interpreter.authoring.rulebook"),
-         "lsp": _tool("rulesrun.interpreter.authoring.lsp")}
-
-
 class _NoSuchGame(Exception):
     """FILE is neither a file nor a shipped game's name."""
 
@@ -414,29 +274,67 @@ def _named_first(argv: list[str]) -> list[str]:
     return argv
 
 
+def cmd_simulate(argv: list[str]) -> int:
+    from rulesrun.interpreter.simulate.runner import simulate
+    argv = _named_first(argv)
+    return simulate(simulate_parser().parse_args(argv), argv)
+
+
+def cmd_serve(argv: list[str]) -> int:      # the web table; its module says if the 'web' extra is missing
+    from rulesrun.interpreter.web.command import serve
+    return serve(serve_parser().parse_args(argv))
+
+
+def cmd_fmt(argv: list[str]) -> int:
+    from rulesrun.interpreter.authoring.fmt import format_files
+    args = fmt_parser().parse_args(argv)
+    return format_files(args.files, check=args.check, diff=args.diff)
+
+
+def cmd_doc(argv: list[str]) -> int:
+    from rulesrun.interpreter.authoring.rulebook import write_rulebook
+    return write_rulebook(doc_parser().parse_args(argv))
+
+
+def cmd_lsp(argv: list[str]) -> int:
+    from rulesrun.interpreter.authoring.lsp import serve_stdio
+    lsp_parser().parse_args(argv)
+    return serve_stdio()
+
+
+def _parsed(parser_of: int, run, named: bool = True):
+    """A subcommand read by one of ``build_parsers()``'s parsers (by its place), then run."""
+    def command(argv: list[str]) -> int:
+        args = build_parsers()[parser_of].parse_args(argv)
+        return run(_named(args) if named else args)
+    return command
+
+
+# The subcommands, one table: each takes the words after its name and returns the exit status.
+# `rulesrun FILE` (no subcommand) plays; `rulesrun --help` lists every one of them (a test checks).
+SUBCOMMANDS = {
+    "play": _parsed(0, cmd_play),
+    "compile": _parsed(1, cmd_compile),
+    "check": _parsed(2, cmd_check),
+    "replay": _parsed(3, cmd_replay, named=False),
+    "simulate": cmd_simulate,
+    "serve": cmd_serve,
+    "fmt": cmd_fmt,
+    "doc": cmd_doc,
+    "lsp": cmd_lsp,
+    "list": lambda argv: cmd_list(),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    main_parser, comp_parser, check_parser, replay_parser = build_parsers()
     try:
-        if argv and argv[0] == "replay":
-            return cmd_replay(replay_parser.parse_args(argv[1:]))
-        if argv and argv[0] == "compile":
-            return cmd_compile(_named(comp_parser.parse_args(argv[1:])))
-        if argv and argv[0] == "check":
-            return cmd_check(_named(check_parser.parse_args(argv[1:])))
-        if argv and argv[0] == "serve":   # the web table; its module says if the 'web' extra is missing
-            from rulesrun.interpreter.web.command import main as cmd_serve
-            return cmd_serve(argv[1:])
-        if argv and argv[0] == "simulate":
-            from rulesrun.interpreter.simulate.runner import main as cmd_simulate
-            return cmd_simulate(_named_first(argv[1:]))
-        if argv and argv[0] in TOOLS:
-            return TOOLS[argv[0]](argv[1:])
-        if argv and argv[0] == "list" and len(argv) == 1 and not Path("list").exists():
-            return cmd_list()
-        if argv and argv[0] == "play":
-            argv = argv[1:]
-        return cmd_play(_named(main_parser.parse_args(argv)))
+        name = argv[0] if argv else None
+        if name == "list" and (len(argv) > 1 or Path("list").exists()):
+            name = None                          # a file named 'list' plays, as any FILE does
+        if name in SUBCOMMANDS:
+            return SUBCOMMANDS[name](argv[1:])
+        return SUBCOMMANDS["play"](argv)
     except _NoSuchGame as e:
         return _err(str(e))
     except RulesError as e:

@@ -22,7 +22,7 @@ import yaml
 from rulesrun.dsl import RulesError, RulesRuntimeError
 
 from rulesrun.interpreter.runtime.engine import Game, GameError, State, load_game
-from rulesrun.interpreter.records.files import RULES_CAP, FileProblem, atomic_write, read_text
+from rulesrun.interpreter.runtime.files import RULES_CAP, FileProblem, atomic_write, read_text
 
 RECORD_FORMAT = "rulesrun-record/1"
 MAX_DEPTH = 8                 # a record is a mapping of scalars and flat lists: 3 levels deep at most

@@ -22,6 +22,7 @@ from rulesrun.dsl.program import MAX_STEPS, RANDOM, STOP, Program  # noqa: F401 
 from rulesrun.dsl.program import steps_count, steps_list, steps_of
 
 from rulesrun.interpreter.runtime import saved
+from rulesrun.interpreter.runtime.errors import GameError  # noqa: F401 (part of the engine's API)
 from rulesrun.interpreter.runtime.actions import Action, _Actions, option_key  # noqa: F401 (Action: part of the engine's API)
 from rulesrun.interpreter.runtime.saved import STATE_FORMAT  # noqa: F401 (the saved state's format, for tools and tests)
 
@@ -29,10 +30,6 @@ TERMINAL = -4          # current_player() once the game is over (OpenSpiel's val
 _KEPT = 20_000         # Actions kept per seat and decision: a choice of a set of cards has more
 #                        options than a long run should keep (sets of cards: from the second time
 #                        each is offered, _Actions.fill)
-
-
-class GameError(Exception):
-    """A misuse of the engine API: an illegal action, a state from another game, ..."""
 
 
 class Game:
@@ -658,7 +655,7 @@ def load_game(path: str | Path, players: int | None = None, variants: Iterable[s
     A leak of hidden information into what every seat sees is a RulesError, or with
     ``allow_leaks`` a warning in ``game.program.warnings`` (``dsl.analysis.infoflow``). ``params`` sets the
     file's game parameters by name ({"target": 300}, values or their texts; ``dsl.check.params``)."""
-    from rulesrun.interpreter.records.files import load_rules_text
+    from rulesrun.interpreter.runtime.files import load_rules_text
     rules = load_rules_text(path)
     if players is None:
         from rulesrun.dsl.syntax.ast import PlayersDecl

@@ -11,7 +11,7 @@ State values follow the same words: ``public`` (default) values are seen by all;
 from __future__ import annotations
 
 
-def _value_display(prog, typ):
+def value_display(prog, typ):
     names = prog.card_names
     if typ == "card":
         return lambda v: None if v is None else names[v]
@@ -41,7 +41,7 @@ def teams_view(state) -> list:
     for t, name in enumerate(prog.teams):
         entry = {"name": name, "members": [prog.player_names[p] for p, u in enumerate(row) if u == t]}
         for var, typ, base in prog.team_state:
-            entry[var] = _value_display(prog, typ)(state.g[base + t])
+            entry[var] = value_display(prog, typ)(state.g[base + t])
         out.append(entry)
     return out
 
@@ -81,7 +81,7 @@ def observe(state, seat: int, log: bool = True) -> dict:
         for i, v in enumerate(prog.card_vars):
             if v.visibility != "public":
                 continue
-            shown = _value_display(prog, v.type)
+            shown = value_display(prog, v.type)
             values = {}
             for name in visible:
                 for cid in ids[name]:
@@ -93,13 +93,13 @@ def observe(state, seat: int, log: bool = True) -> dict:
     of_teams = team_slots(prog) if prog.teams else ()
     for i, v in enumerate(prog.globals):
         if v.visibility == "public" and i not in of_teams:
-            glob[v.name] = _value_display(prog, v.type)(state.g[i])
+            glob[v.name] = value_display(prog, v.type)(state.g[i])
     players = []
     for p in range(n):
         entry = {"name": prog.player_names[p]}
         for i, v in enumerate(prog.player_vars):
             if v.visibility == "public" or (v.visibility == "owner" and p == seat):
-                entry[v.name] = _value_display(prog, v.type)(state.pv[i][p])
+                entry[v.name] = value_display(prog, v.type)(state.pv[i][p])
         for fam, views in per_player.items():
             entry[fam] = views[p]
         players.append(entry)

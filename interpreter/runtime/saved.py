@@ -7,6 +7,7 @@ state they came from, so the comparisons here treat a tuple and a list with the 
 from __future__ import annotations
 
 from rulesrun.dsl.program import steps_list, steps_of
+from rulesrun.interpreter.runtime.errors import GameError
 
 STATE_FORMAT = "rulesrun-state/3"   # 2: frames hold generated code's labels and live locals;
 #                                    3: without the decision's value (an argument of the entry)
@@ -47,7 +48,6 @@ def to_json(S) -> dict:
 def from_json(cls, game, data: dict):
     """A state of ``cls`` for ``game`` from its saved form; a GameError says what does not fit:
     another version's format, another game, a damaged file."""
-    from rulesrun.interpreter.runtime.engine import GameError
     prog = game.program
     try:
         fmt = data.get("format")

@@ -227,12 +227,12 @@ def play_task(task) -> dict:
         return {"index": index, "failed": e.info}
 
 
-def _worker_init() -> None:
+def worker_init() -> None:
     """Workers leave Ctrl-C to the parent, which ends them: no stray tracebacks from each one."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _end_pool(ex) -> None:
+def end_pool(ex) -> None:
     """Stop a ProcessPoolExecutor now: cancel what has not started, end the workers."""
     processes = list((getattr(ex, "_processes", None) or {}).values())
     ex.shutdown(wait=False, cancel_futures=True)
@@ -317,7 +317,7 @@ def play_chunk(job) -> list[dict]:
     return [task((spec, i)) for i in indices]
 
 
-def _pool_context():
+def pool_context():
     """fork where it is safe (Linux, and this process runs no other thread): the workers start
     with the game already compiled, at no cost; spawn everywhere else."""
     import multiprocessing as mp
@@ -332,7 +332,7 @@ def _run_pool(spec: dict, games: int, jobs: int, done, task) -> list[int]:
     """Play the games in a pool of processes, a run of games per task; the indices lost to a dead worker."""
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
-    ex = ProcessPoolExecutor(max_workers=min(jobs, games), mp_context=_pool_context(), initializer=_worker_init)
+    ex = ProcessPoolExecutor(max_workers=min(jobs, games), mp_context=pool_context(), initializer=worker_init)
     try:
         pending = {ex.submit(play_chunk, (task, spec, chunk)): chunk for chunk in _chunks(games, jobs)}
         while pending:
@@ -351,12 +351,12 @@ def _run_pool(spec: dict, games: int, jobs: int, done, task) -> list[int]:
                                 done(rec)
                         else:
                             lost.extend(run)
-                    _end_pool(ex)
+                    end_pool(ex)
                     return lost
                 for rec in recs:
                     done(rec)
     except BaseException:           # the first failure (_Stop), Ctrl-C, anything: end the workers now
-        _end_pool(ex)
+        end_pool(ex)
         raise
     ex.shutdown(wait=True)
     return []

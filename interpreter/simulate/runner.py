@@ -13,7 +13,6 @@ each decision was chosen. ``docs/simulation.md`` describes the options and the J
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -21,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from rulesrun.interpreter.bots.agents import SEAT_HELP, parse_kind
+from rulesrun.interpreter.bots.agents import parse_kind
 # the statistics are simsummary's; these names stay importable from here
 from rulesrun.interpreter.simulate.summary import Summary, describe, summarise, team_wins, wilson  # noqa: F401
 # playing the games (one, or many in a pool) is simpool's; these names stay importable from here
@@ -239,39 +238,6 @@ def json_text(out: dict, rows: list[str] | None = None) -> str:
     return f'{head[:-2]},\n "records": [\n{lines}\n ]\n}}\n'
 
 
-def build_parser():
-    from rulesrun.interpreter.cli.args import _Parser, _positive, _seed, add_param_flag
-    p = _Parser(prog="rulesrun simulate", description=USAGE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", metavar="FILE", help="the .rules file")
-    p.add_argument("--games", "-n", type=_positive, required=True, metavar="N", help="how many games to play")
-    p.add_argument("--players", "-p", type=_positive, metavar="N",
-                   help="number of players (default: the fewest the game allows)")
-    p.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
-                   help="play a named variant of the rules (repeatable)")
-    add_param_flag(p)
-    p.add_argument("--seats", metavar="SPEC",
-                   help=f"the bot at each seat, a comma list ({SEAT_HELP.replace('human, ', '')}); "
-                        f"one kind alone fills every seat (default: random)")
-    p.add_argument("--rotate", action="store_true",
-                   help="turn the seats by one place each game, so every agent plays every seat")
-    p.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
-                   help="games played at once (default: the number of CPUs)")
-    p.add_argument("--backend", choices=("local", "ray"), default="local",
-                   help="local: a process pool (default); ray: Ray tasks (pip install 'rulesrun[ray]')")
-    p.add_argument("--seed", type=_seed, default=0, metavar="S",
-                   help="seed of the whole run: game i is seeded from (S, i) (default: 0)")
-    p.add_argument("--json", metavar="OUT", help="write every statistic and every game's record to OUT")
-    p.add_argument("--plot", metavar="OUT.png", help="draw win rates, scores and game lengths (pip install 'rulesrun[plot]')")
-    p.add_argument("--markdown", action="store_true", help="print the tables as Markdown (for reports)")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress report")
-    p.add_argument("--max-steps", type=_positive, default=MAX_STEPS, metavar="N",
-                   help=f"decisions after which a game counts as never ending and fails (default: {MAX_STEPS})")
-    p.add_argument("--keep-going", action="store_true",
-                   help="when a game fails, play on: report the games that finished (and write them to "
-                        "--json, marked incomplete) and name the failed ones; the exit code is still 1")
-    return p
-
-
 def _fail(message: str, code: int = 2) -> int:
     from rulesrun.interpreter.terminal.safe_text import safe
     print(safe(f"rulesrun simulate: error: {message}", lines=True), file=sys.stderr)
@@ -350,13 +316,12 @@ class _Progress:
             self.next = done + max(1, self.total // 10)
 
 
-def main(argv: list[str]) -> int:
-    """``rulesrun simulate ...``; returns the exit code. Errors in the rules file are raised as
-    ``RulesError`` for the caller (``cli.main``) to print."""
-    args = build_parser().parse_args(argv)
-    from rulesrun.interpreter.cli.args import param_dict
+def simulate(args, argv=()) -> int:
+    """``rulesrun simulate``: ``args`` as cli/parsers.py's ``simulate_parser`` reads them (``argv``:
+    the command's words, kept in the JSON report); returns the exit code. Errors in the rules file
+    are raised as ``RulesError`` for the caller (``cli.main``) to print."""
     from rulesrun.interpreter.runtime.engine import load_game
-    game = load_game(args.file, players=args.players, variants=tuple(args.variant), params=param_dict(args.param))
+    game = load_game(args.file, players=args.players, variants=tuple(args.variant), params=dict(args.param or ()))
     n = game.players
     try:
         seats = resolve_seats(args.seats, n)
@@ -376,7 +341,7 @@ def main(argv: list[str]) -> int:
             if problem:
                 return _fail(problem, 1)
     jobs = args.jobs or os.cpu_count() or 1
-    from rulesrun.interpreter.records.files import read_text
+    from rulesrun.interpreter.runtime.files import read_text
     spec = {"path": str(args.file), "text": read_text(args.file, "rules file"), "players": n,
             "variants": list(game.variants), "seats": seats, "seed": args.seed, "rotate": args.rotate,
             "max_steps": args.max_steps, "params": dict(game.params)}

@@ -18,7 +18,7 @@ from rich.markup import escape
 from rulesrun.dsl.check.params import param_texts
 
 from rulesrun.interpreter.bots.agents import make_agent
-from rulesrun.interpreter.cli.command import rulesrun_command
+from rulesrun.interpreter.terminal.command import rulesrun_command
 from rulesrun.interpreter.runtime.engine import Game, GameError, State
 from rulesrun.interpreter.runtime.observe import team_slots
 from rulesrun.interpreter.terminal.hotseat import clear_for_next_player, drawn_since, rewind, undo_point

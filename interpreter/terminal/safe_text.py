@@ -14,14 +14,14 @@ from __future__ import annotations
 from rich.console import Console
 from rich.segment import Segment
 
-from rulesrun.dsl.errors import _UNSAFE, _UNSAFE_KEEP_LINES
+from rulesrun.dsl.errors import UNSAFE, UNSAFE_KEEP_LINES
 from rulesrun.dsl.errors import safe_text as safe
 
 __all__ = ["safe", "is_safe", "safe_data", "SafeConsole"]
 
 
 def is_safe(text: str) -> bool:
-    return _UNSAFE.search(text) is None
+    return UNSAFE.search(text) is None
 
 
 def safe_data(value):
@@ -47,6 +47,6 @@ class SafeConsole(Console):
         super().__init__(*args, **kwargs)
 
     def _render_buffer(self, buffer):
-        clean = [seg if seg.control or _UNSAFE_KEEP_LINES.search(seg.text) is None
+        clean = [seg if seg.control or UNSAFE_KEEP_LINES.search(seg.text) is None
                  else Segment(safe(seg.text, lines=True), seg.style, seg.control) for seg in buffer]
         return super()._render_buffer(clean)

@@ -20,35 +20,6 @@ MISSING = ("rulesrun serve needs the web extra, which is not installed here: "
            "pip install 'rulesrun[web]' (from a checkout: pip install -e '.[web]')")
 
 
-def parser() -> argparse.ArgumentParser:
-    from rulesrun.interpreter.cli.args import _Parser, _positive, _seed, add_param_flag
-    p = _Parser(prog="rulesrun serve", description="Serve a game to play in the browser: one link per "
-                "human seat, one for spectators. For friends on a local network, not the internet: "
-                "there are no accounts, only the links' secret tokens.")
-    p.add_argument("file", metavar="FILE", nargs="?", help="the .rules file")
-    p.add_argument("--players", "-p", type=_positive, metavar="N",
-                   help="number of players (default: the fewest the game allows)")
-    p.add_argument("--variant", "-V", action="append", default=[], metavar="NAME",
-                   help="play a named variant of the rules (repeatable)")
-    add_param_flag(p)
-    p.add_argument("--seats", metavar="SPEC", help="who plays each seat, a comma list of human, random, "
-                   "greedy, ismcts or ismcts:N (default: seat 1 human, the others random)")
-    p.add_argument("--seed", type=_seed, metavar="N", help="random seed of the first table")
-    p.add_argument("--port", type=int, default=8000, metavar="P", help="the port to listen on (default: 8000)")
-    p.add_argument("--host", default="127.0.0.1", metavar="H",
-                   help="the address to listen on (default: 127.0.0.1, this machine only; "
-                        "0.0.0.0 lets the local network in)")
-    p.add_argument("--delay", type=float, default=0.8, metavar="SECONDS",
-                   help="pause before each bot move, so people can follow (default: 0.8)")
-    p.add_argument("--watch", action="store_true",
-                   help="reload the rules file when it changes and restart the tables with the same seed; "
-                        "compile errors show on the page")
-    p.add_argument("--load", metavar="RECORD", help="resume a game saved from the table (or by the REPL)")
-    p.add_argument("--save-dir", default=".", metavar="DIR", help="where the Save button writes records "
-                   "(default: the current folder)")
-    return p
-
-
 def _lan_address() -> str:
     """This machine's address on the local network, as a guess good enough for printed links."""
     try:
@@ -62,7 +33,6 @@ def _lan_address() -> str:
 def build_hub(args, base_url: str):
     """The hub with the first table, from the command's arguments. Errors: ValueError with a message."""
     from rulesrun.interpreter.bots.agents import parse_seats
-    from rulesrun.interpreter.cli.args import param_dict
     from rulesrun.interpreter.runtime.engine import load_game
     from rulesrun.interpreter.records.record import RecordError, open_record
     from rulesrun.interpreter.web.server import Config, Hub
@@ -85,7 +55,7 @@ def build_hub(args, base_url: str):
     if args.file is None:
         raise ValueError("give a rules file to serve (or --load RECORD to resume a saved game)")
     try:
-        game = load_game(args.file, players=args.players, variants=tuple(args.variant), params=param_dict(args.param))
+        game = load_game(args.file, players=args.players, variants=tuple(args.variant), params=dict(args.param or ()))
     except OSError as e:
         raise ValueError(f"cannot read {args.file}: {e.strerror or e}") from None
     seats = parse_seats(args.seats, game.players)
@@ -148,8 +118,8 @@ class Background:
         return f"http://127.0.0.1:{self.port}"
 
 
-def main(argv: list[str]) -> int:
-    args = parser().parse_args(argv)
+def serve(args) -> int:
+    """``rulesrun serve``: ``args`` as cli/parsers.py's ``serve_parser`` reads them; the exit code."""
     if not all(importlib.util.find_spec(m) for m in NEEDS):
         print(f"rulesrun serve: error: {MISSING}", file=sys.stderr)
         return 1

@@ -9,7 +9,7 @@ particular game.
 """
 from __future__ import annotations
 
-from rulesrun.interpreter.runtime.observe import _value_display, observe
+from rulesrun.interpreter.runtime.observe import value_display, observe
 from rulesrun.interpreter.terminal.table import CardStyle
 
 # CardStyle speaks rich's colour names; the page speaks CSS.
@@ -63,7 +63,7 @@ def public_view(state, log: bool = True) -> dict:
     for i, v in enumerate(prog.card_vars):
         if v.visibility != "public":
             continue
-        shown = _value_display(prog, v.type)
+        shown = value_display(prog, v.type)
         values = {prog.card_names[c]: shown(state.cv[i][c]) for c in public_ids if state.cv[i][c] is not None}
         if values:
             card_state[v.name] = values

@@ -6,9 +6,9 @@ import itertools
 
 from rulesrun.dsl import types as T
 from rulesrun.dsl.errors import Pos
-from rulesrun.dsl.lower.ir import Local
+from rulesrun.dsl.ir import Local
 
-_TEMP_NAMES = itertools.count(1_000_000)
+TEMP_NAMES = itertools.count(1_000_000)
 
 
 class Scope:
@@ -53,7 +53,7 @@ class Scope:
 
     def temp(self) -> int:
         """A local for a loop variable; it takes no frame slot."""
-        slot = next(_TEMP_NAMES)
+        slot = next(TEMP_NAMES)
         self.temps.add(slot)
         return slot
 

@@ -10,7 +10,7 @@ Our own nodes:
 
     K(value)                 a value known when compiling: emitted as a reference into the program's
                              table of constants (or a literal, for None, booleans and integers)
-    Local(slot, mode)        a local of the procedure or function being compiled (``dsl.check.scope``)
+    Local(slot, mode)        a local of the procedure or function being compiled (``dsl.scope``)
     St(which)                one of the state's lists: z (zones), g (globals), pv, cv, loc
     Comp(kind, ...)          list / any / all / count / sum over the items of a source
     Best(kind, ...)          ``highest`` / ``lowest`` item of a source by keys
