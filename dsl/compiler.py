@@ -23,7 +23,7 @@ from rulesrun.dsl.check.builtins import Calls
 from rulesrun.dsl.check.combinations import Combinations
 from rulesrun.dsl.check.expressions import Expressions
 from rulesrun.dsl.check.declare import Declarations
-from rulesrun.dsl.emit.writer import Namespace
+from rulesrun.dsl.emit.namespace import Namespace
 from rulesrun.dsl.errors import Pos, RulesError, deep_rules
 from rulesrun.dsl.ir import ret
 from rulesrun.dsl.check.decisions import Decisions

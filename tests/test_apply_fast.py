@@ -143,7 +143,7 @@ def test_none_among_the_options_of_a_card_decision_still_has_its_action():
 def test_a_seats_actions_for_sets_of_cards_are_kept_only_up_to_a_bound(monkeypatch):
     """Sets of cards seldom come again (Big Two's five-card hands): their Actions are made on
     demand past a bound, so a long run does not keep every set it ever offered; play is the same."""
-    from rulesrun.interpreter.runtime import engine
+    from rulesrun.interpreter.runtime import actions
 
     def play(seeds):
         game = load_game(str(ROOT / "examples" / "big_two.rules"), players=4)
@@ -159,7 +159,7 @@ def test_a_seats_actions_for_sets_of_cards_are_kept_only_up_to_a_bound(monkeypat
         return game, seen
 
     _, unbounded = play(range(3))
-    monkeypatch.setattr(engine, "_KEPT", 10)
+    monkeypatch.setattr(actions, "KEPT", 10)
     game, bounded = play(range(3))
     assert bounded == unbounded
     listy = [rows for rows, kind in zip(game._acts, game._listy) if kind]

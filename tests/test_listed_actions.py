@@ -139,8 +139,8 @@ def test_a_set_is_kept_from_the_second_time_it_is_offered(monkeypatch):
     assert second == first and len(row) == len(first) and not any(a is b for a, b in zip(first, second))
     third = game.new_initial_state(seed=5).legal_actions()
     assert all(a is b for a, b in zip(second, third))
-    from rulesrun.interpreter.runtime import engine
-    monkeypatch.setattr(engine, "_KEPT", 0)     # none kept beyond the cap, marked or not
+    from rulesrun.interpreter.runtime import actions
+    monkeypatch.setattr(actions, "KEPT", 0)     # none kept beyond the cap, marked or not
     game2 = _game()
     for _ in range(3):
         game2.new_initial_state(seed=5).legal_actions()

@@ -15,7 +15,7 @@ whole condition, so the options are exactly those of trying every subset, in the
 
 The options are tuples of items, as every subset choice's are (``_subsets`` too): they are the
 keys the engine finds their actions by, with nothing to convert, and kept sets are shared without
-copies. The rules are handed the chosen set as a list of its own (``dsl.emit.writer._listed``: first thing in
+copies. The rules are handed the chosen set as a list of its own (``dsl.emit.namespace._listed``: first thing in
 the entry the decision resumes at).
 """
 from __future__ import annotations

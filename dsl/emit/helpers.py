@@ -136,7 +136,7 @@ def _subsets(items, test, keyfn, pos):
             key = tuple(sorted(map(keyfn, combo)))
             if key in seen:
                 continue
-            if test is None or test(list(combo)):     # (offered as a tuple: dsl.emit.writer._listed)
+            if test is None or test(list(combo)):     # (offered as a tuple: dsl.emit.namespace._listed)
                 seen.add(key)
                 out.append(combo)
     if not out:

@@ -7,6 +7,9 @@ from typing import Any
 
 
 MARKS = 1 << 16         # the marks of sets seen once, per seat and decision (_Actions.fill): 64 KB
+KEPT = 20_000          # Actions kept per seat and decision: a choice of a set of cards has more
+#                        options than a long run should keep (sets of cards: from the second time
+#                        each is offered, _Actions.fill)
 
 
 class Action(str):
