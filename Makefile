@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml
 	@# Debian's Chromium (Playwright's own browser download does not work here); without them those tests skip
 	[ -z "$$CI" ] || [ -x /usr/bin/chromium ] || (apt-get update && apt-get install -y chromium) || echo 'Chromium did not install: the browser tests will be skipped'
 	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[web]' playwright || echo 'The web extra did not install: its tests will be skipped'
-	@# CI also tests the OpenSpiel, PettingZoo and Gymnasium bridges (docs/interop.md) and the benchmark beside OpenSpiel (their tests skip without them)
+	@# CI also tests the OpenSpiel, PettingZoo and Gymnasium bridges (docs/guides/interop.md) and the benchmark beside OpenSpiel (their tests skip without them)
 	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[openspiel,pettingzoo,gym,bench]' || echo 'a bridge library did not install: its tests will be skipped'
 	@# CI also tests the language server (pygls), the flow diagram (Graphviz) and the HTML rulebook (Chromium)
 	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[lsp]' || echo 'pygls did not install: the language server tests will be skipped'

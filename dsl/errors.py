@@ -36,7 +36,14 @@ class Pos:
         return f"{self.file}:{self.line}:{self.column}"
 
 
-class RulesError(Exception):
+class RulesrunError(Exception):
+    """The base of every error rulesrun raises for a person to read (a rules file's fault, a misuse
+    of the engine API, a record or file that cannot be used, a game the bridges cannot express): its
+    ``str`` is the whole message, ready to print. Catch this one to catch them all; anything else
+    escaping rulesrun is a bug in rulesrun."""
+
+
+class RulesError(RulesrunError):
     """A problem in a ``.rules`` file, found while parsing, checking or compiling it."""
 
     def __init__(self, message: str, pos: Pos | None = None, hint: str | None = None,
@@ -67,7 +74,7 @@ class RulesError(Exception):
         return self.render()
 
 
-class RulesRuntimeError(Exception):
+class RulesRuntimeError(RulesrunError):
     """The rules asked for something impossible while a game was running (a bug in the rules)."""
 
     def __init__(self, message: str, pos: Pos | None = None, source: str | None = None):

@@ -1,5 +1,5 @@
 """Editor support: the TextMate grammar follows the Lark grammar's keywords; the VS Code extension
-folder uses it and the language server (docs/editors.md)."""
+folder uses it and the language server (docs/guides/editors.md)."""
 from __future__ import annotations
 
 import json

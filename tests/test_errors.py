@@ -614,3 +614,29 @@ WORDS = sorted(set(re.findall(r"[A-Za-z_]\w*|\d+|==|!=|<=|>=|\+=|-=|[^\s\w]", MA
 ))
 def test_random_text_gives_only_rules_errors(text):
     parse_and_compile(text)
+
+
+def test_every_error_meant_for_a_person_shares_one_base_class():
+    import rulesrun
+    from rulesrun.dsl.analysis.infoflow import Leak
+    from rulesrun.interpreter.bridges.actions import BridgeError
+    from rulesrun.interpreter.records.record import RecordError
+    from rulesrun.interpreter.runtime.files import FileProblem
+    from rulesrun.interpreter.simulate.pool import MissingExtra
+    for cls in (rulesrun.RulesError, rulesrun.RulesRuntimeError, rulesrun.GameError, Leak, BridgeError,
+                RecordError, FileProblem, MissingExtra):
+        assert issubclass(cls, rulesrun.RulesrunError), cls
+
+
+def test_the_command_line_prints_any_rulesrun_error_as_a_message(monkeypatch, capsys):
+    """A subcommand that lets an error of the family escape still gives a message and exit 1,
+    never a traceback."""
+    from rulesrun.interpreter.cli import main as cli
+    from rulesrun.interpreter.records.record import RecordError
+
+    def broken(argv):
+        raise RecordError("the record 'x.yaml' names no game")
+    monkeypatch.setitem(cli.SUBCOMMANDS, "replay", broken)
+    assert cli.main(["replay", "x.yaml"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == "the record 'x.yaml' names no game"

@@ -103,3 +103,77 @@ def test_code_imports_the_package_by_its_one_name():
                 old += [f"{path.relative_to(ROOT)}:{node.lineno}: {n}" for n in names
                         if n.split(".")[0] in ("dsl", "interpreter", "grammar", "games", "rulesrun_games")]
     assert not old, "imports by the old top-level names:\n" + "\n".join(old)
+
+
+def _private_names_defined() -> dict:
+    """Per package folder, the private names its modules define: functions, classes, slots, and
+    attributes or globals assigned."""
+    import ast
+    defined: dict = {}
+    for path in _sources():
+        names = defined.setdefault(path.parent, set())
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(n.name)
+            elif isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store):
+                names.add(n.attr)
+            elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                names.add(n.id)
+            elif isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in n.targets):
+                names.update(c.value for c in ast.walk(n.value) if isinstance(c, ast.Constant) and isinstance(c.value, str))
+    return defined
+
+
+# Private names of other libraries we lean on, each for a reason: ast's node fields (documented as
+# `_fields`), ast's unparser (subclassed to show texts by their constants' names), Lark's loader of
+# a cached parser with our own postlexer (Lark.load takes none).
+FOREIGN_PRIVATES = {"_fields", "_Unparser", "_load"}
+
+
+def test_no_private_attribute_of_another_package_is_read():
+    """`obj._name` outside `self`/`cls` is allowed only for names the same package defines: a
+    package's insides are its own, whatever object carries them."""
+    import ast
+    defined = _private_names_defined()
+    crossing = []
+    for path in _sources():
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.Attribute) and n.attr.startswith("_") and not n.attr.startswith("__") \
+                    and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls")) \
+                    and n.attr not in defined[path.parent] and n.attr not in FOREIGN_PRIVATES:
+                crossing.append(f"{path.relative_to(ROOT)}:{n.lineno}: {ast.unparse(n)}")
+    assert not crossing, "private attributes read across packages:\n" + "\n".join(crossing)
+
+
+# The state's slots (runtime/state.py): only the runtime reads them; everyone else reads the public
+# read API (state.program, open_decision, zones, card_zones, game_values, …). Names that are also
+# common words elsewhere (steps, shown, rng, frames) count only on an object named like a state.
+STATE_SLOTS = {"z", "loc", "g", "pv", "cv", "pending", "ann", "forced", "budget", "ret"}
+STATE_WORDS = {"steps", "shown", "rng", "frames"}
+STATE_NAMES = {"s", "st", "S", "twin", "orig", "copy", "child"}
+
+
+def _slot_reads(source: str) -> list[str]:
+    import ast
+    out = []
+    for n in ast.walk(ast.parse(source)):
+        if not isinstance(n, ast.Attribute) or (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls")):
+            continue
+        base = ast.unparse(n.value)
+        if n.attr in STATE_SLOTS or (n.attr in STATE_WORDS and (base.endswith("state") or base in STATE_NAMES)):
+            out.append(f"{n.lineno}: {ast.unparse(n)}")
+    return out
+
+
+def test_nothing_outside_the_runtime_reads_the_state_s_slots():
+    poking = [f"{path.relative_to(ROOT)}:{hit}" for path in sorted((ROOT / "interpreter").rglob("*.py"))
+              if path.parent.name != "runtime" for hit in _slot_reads(path.read_text(encoding="utf-8"))]
+    assert not poking, "the state's slots read outside the runtime:\n" + "\n".join(poking)
+
+
+def test_a_planted_slot_read_is_caught():
+    """The scan above can fail: a bot reading `state.pending` or `table.state.steps` is reported,
+    the public read API is not."""
+    source = ("def f(state, table):\n    return state.pending[0], table.state.steps, state.open_decision,"
+              " self.steps, tracer.steps\n")
+    assert sorted(_slot_reads(source)) == ["2: state.pending", "2: table.state.steps"]

@@ -45,12 +45,12 @@ def test_each_text_is_made_once_however_often_the_log_is_read(monkeypatch):
     game = load_game(ROOT / "games/magi.rules", players=4)
     state = game.new_initial_state(seed=3)
     made = [0]
-    real = State._format
+    real = State.announcement_text
 
     def counted(self, entry):
         made[0] += 1
         return real(self, entry)
-    monkeypatch.setattr(State, "_format", counted)
+    monkeypatch.setattr(State, "announcement_text", counted)
     rng = random.Random(3)
     for _ in range(300):
         if state.is_terminal():

@@ -3,7 +3,7 @@
 Two pages take two seats of The Magic Shop beside two bots and play a whole game by clicking — a
 card where clicking it is the move, else a move button; one page is reloaded mid-game and keeps its
 seat; the scores the pages show are the engine's returns(). The run also takes the screenshot shown
-in docs/web.md (written there when RULESRUN_SCREENSHOT is set or the file is missing).
+in docs/guides/web.md (written there when RULESRUN_SCREENSHOT is set or the file is missing).
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Load on loopback: 50 tables of four socket-bot seats played to the end at once through one
-``rulesrun serve`` process (benchmarks/web_load.py, whose figures are in docs/web.md). Asserted:
+``rulesrun serve`` process (benchmarks/web_load.py, whose figures are in docs/guides/web.md). Asserted:
 correctness only — every game ends, no move is lost or refused, every seat sees every step, and
 every table's saved record replays to the returns its seats were shown. Never the time."""
 from __future__ import annotations

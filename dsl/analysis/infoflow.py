@@ -11,7 +11,7 @@ Public sinks: ``public`` state (game, player or card state) and announcements. W
 to ``owner`` or ``hidden`` state is fine. ``score``, ``winners``, the heuristic and invariants are
 not sinks: scores are public only once the game is over. The check follows values, not the
 branches they choose (``if c.suit == trump: announce ...`` passes): what a seat learns from the
-course of play — whose turn it is, what is asked — is the designer's to weigh (docs/checking.md).
+course of play — whose turn it is, what is asked — is the designer's to weigh (docs/guides/checking.md).
 
 The analysis runs over the IR of every procedure: flow-sensitive for locals (a card moved to a
 public zone is public from then on), following arguments into the procedures and functions they

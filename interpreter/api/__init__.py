@@ -27,6 +27,7 @@ _NAMES = {
     "parse_text": "rulesrun.dsl",
     "RulesError": "rulesrun.dsl",
     "RulesRuntimeError": "rulesrun.dsl",
+    "RulesrunError": "rulesrun.dsl",
 }
 
 __all__ = sorted(_NAMES)

@@ -59,14 +59,14 @@ class Memory:
 
     def update(self, state, seat: int | None = None) -> "Known":
         seat = self.seat if seat is None else seat
-        key = (id(state._prog), state.seed)
+        key = (id(state.program), state.seed)
         new_cards = None
         if key == self.game:
-            new = _steps_since(state.steps, self.steps)     # None: that history is not this one's past
+            new = _steps_since(state.history_mark, self.steps)     # None: that history is not this one's past
             if new is not None and all(isinstance(h, str) for h in new):   # no chance event since
                 new_cards = _announced_since(state, self.ann, seat)
         seen = visible_cards(state, seat)
-        loc = state.loc
+        loc = state.card_zones
         if new_cards is None:  # a new game, a shuffle, or a past we cannot line up: start afresh
             self.known = Known(seen)
             self.known.where = {c: loc[c] for c in seen}
@@ -83,8 +83,8 @@ class Memory:
             known |= seen
             known |= new_cards
         self.game = key
-        self.ann = state.ann
-        self.steps = state.steps
+        self.ann = state.log_mark
+        self.steps = state.history_mark
         return self.known
 
 
@@ -98,7 +98,7 @@ class Known(set):
 
 def _shown_zones(state, seat: int) -> set:
     """The zones whose cards ``seat`` sees."""
-    return {zi for zi, info in enumerate(state._prog.zones)
+    return {zi for zi, info in enumerate(state.program.zones)
             if info.visibility == "public" or (info.visibility == "owner" and info.owner == seat)}
 
 
@@ -130,10 +130,7 @@ def determinise(state, seat: int, rng: random.Random, known) -> object:
     states that look the same to the seat give the same copy. The copy has no history and no log
     (the rules never read them; rollouts have no use for them)."""
     d = resample(state, seat, _Canonical(rng), known, relabel_log=False, redraw=True)
-    d.rng = rng.getrandbits(62)
-    d.forced = []
-    d.hist = []
-    d.ann = None
+    d.fresh_future(rng.getrandbits(62))
     return d
 
 
@@ -157,11 +154,11 @@ class _Canonical:
 def _primary(state) -> list | None:
     """Each seat's first key on the ``winners`` ordering, signed so that bigger is better: a change
     in it marks a scoring event (the end of a round, typically)."""
-    keys = state._prog.winner_keys
+    keys = state.program.winner_keys
     if not keys:
         return None
     sign, fn = keys[0]
-    return [sign * fn(state, p) for p in range(state._prog.players)]
+    return [sign * fn(state, p) for p in range(state.program.players)]
 
 
 def _rank(values: list, p: int) -> float:
@@ -176,20 +173,20 @@ def _rank(values: list, p: int) -> float:
 def standings(state) -> list[tuple] | None:
     """Each seat's key on the file's ``winners`` ordering (``score`` when there is no ``winners``),
     signed so that bigger is better; None when the file has neither. Works on any state."""
-    keys = state._prog.winner_keys
+    keys = state.program.winner_keys
     if not keys:
         return None
-    return [tuple(sign * fn(state, p) for sign, fn in keys) for p in range(state._prog.players)]
+    return [tuple(sign * fn(state, p) for sign, fn in keys) for p in range(state.program.players)]
 
 
 def rewards(state, ranks: list[tuple] | None = None) -> list[float]:
     """A number in [0, 1] per seat, comparable across games whatever their score scale: half for
     the rank (the share of the other seats it beats, ties counting half) and half for winning (shared
     equally by tied winners). At the end the winners are ``state.winners()``; before it, the leaders."""
-    n = state._prog.players
+    n = state.program.players
     if ranks is None:
         ranks = standings(state)
-    if state.pending is None:
+    if state.open_decision is None:
         won = state.winners()
     elif ranks is None:
         won = list(range(n))
@@ -275,7 +272,7 @@ class GreedyAgent:
     def _value(state, seat: int):
         ranks = standings(state)
         value = (0,) if ranks is None else _ahead([r[0] for r in ranks], seat)
-        guess = state._prog.heuristic
+        guess = state.program.heuristic
         if guess is not None:
             value += _ahead(_heuristic(state, guess), seat)
         return value
@@ -283,17 +280,12 @@ class GreedyAgent:
 
 def _heuristic(state, guess) -> list:
     """The file's heuristic for every seat; a Python error in it is a rules error naming its line."""
-    try:
-        return [guess(state, p) for p in range(state._prog.players)]
-    except RulesRuntimeError:
-        raise
-    except Exception as e:
-        state._failed(e)
+    return [state.evaluate(guess, p) for p in range(state.program.players)]
 
 
 def _guided(state, guess) -> list[tuple]:
     """Each seat's standing (as ``standings``) followed by the file's heuristic value."""
-    ranks = standings(state) or [()] * state._prog.players
+    ranks = standings(state) or [()] * state.program.players
     return [r + (h,) for r, h in zip(ranks, _heuristic(state, guess))]
 
 
@@ -378,8 +370,8 @@ class ISMCTSAgent:
         rng = self.rng
         d = determinise(state, seat, rng, known)
         self.stats["iterations"] += 1
-        n_players = d._prog.players
-        decisions = d._prog.decisions
+        n_players = d.program.players
+        decisions = d.program.decisions
         mast = self.mast
         eps = self.epsilon
         try:
@@ -393,8 +385,8 @@ class ISMCTSAgent:
         cut = False
         try:
             # selection and expansion
-            while d.pending is not None:
-                mover, did, opts = d.pending
+            while d.open_decision is not None:
+                mover, did, opts = d.open_decision
                 if node is root:
                     keys = list(range(len(opts)))
                     index = None
@@ -428,16 +420,16 @@ class ISMCTSAgent:
                 node = child
                 if untried:
                     break
-                if base is not None and depth >= n_players and d.pending is not None and _primary(d) != base:
+                if base is not None and depth >= n_players and d.open_decision is not None and _primary(d) != base:
                     cut = True
                     break
             # rollout: epsilon-greedy on the average reward of each option so far (MAST)
-            guess = d._prog.heuristic
+            guess = d.program.heuristic
             scored = cut
             if not cut:
                 limit = depth + (GUIDED_ROLLOUT * n_players if guess is not None else MAX_ROLLOUT)
-                while d.pending is not None and depth < limit:
-                    mover, did, opts = d.pending
+                while d.open_decision is not None and depth < limit:
+                    mover, did, opts = d.open_decision
                     m = len(opts)
                     if m == 1:
                         i = 0
@@ -450,13 +442,13 @@ class ISMCTSAgent:
                         moves.append((mover, (did, decisions[did].display(opts[i]))))
                     d.apply_index(i)
                     depth += 1
-                    if base is not None and depth >= n_players and d.pending is not None \
+                    if base is not None and depth >= n_players and d.open_decision is not None \
                             and _primary(d) != base:
                         scored = True
                         break
-            if d.pending is not None and not scored and guess is not None:
+            if d.open_decision is not None and not scored and guess is not None:
                 r = rewards(d, _guided(d, guess))     # cut short: the heuristic tells who stands best
-            elif d.pending is None or base is None or self.cut_mode == "total":
+            elif d.open_decision is None or base is None or self.cut_mode == "total":
                 r = rewards(d)
             else:
                 r = cut_rewards(d, base)

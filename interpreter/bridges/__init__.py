@@ -1,4 +1,4 @@
-"""Bridges from a compiled ``.rules`` game to other projects' game APIs (docs/interop.md).
+"""Bridges from a compiled ``.rules`` game to other projects' game APIs (docs/guides/interop.md).
 
     interpreter.bridges.openspiel   a pyspiel.Game        (pip install 'rulesrun[openspiel]')
     interpreter.bridges.pettingzoo  a PettingZoo AEC env  (pip install 'rulesrun[pettingzoo]')

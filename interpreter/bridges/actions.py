@@ -30,11 +30,12 @@ from typing import Any, Iterable
 
 import attrs
 
+from rulesrun.dsl import RulesrunError
 from rulesrun.dsl.syntax import ast as A
 from rulesrun.dsl.syntax.parser import parse_text
 
 
-class BridgeError(Exception):
+class BridgeError(RulesrunError):
     """A game or a configuration the bridges cannot express; the message says what to change."""
 
 
@@ -392,12 +393,12 @@ class Table:
         return self.state.is_terminal()
 
     def group(self) -> Group | None:
-        pending = self.state.pending
+        pending = self.state.open_decision
         return None if pending is None else self.space.groups[self.space.group_of[pending[1]]]
 
     def _options(self):
         """The open decision's options as (key or sorted keys of a subset, index)."""
-        pending = self.state.pending
+        pending = self.state.open_decision
         grp = self.group()
         space = self.space
         elem = _elem(grp)
@@ -414,7 +415,7 @@ class Table:
     def _check(self, grp: Group, key) -> int:
         pos = grp.index.get(key)
         if pos is None:
-            d = self.space.prog.decisions[self.state.pending[1]]
+            d = self.space.prog.decisions[self.state.open_decision[1]]
             hint = (f"; pass number_bounds={{'{d.label}': (low, high)}} wide enough for it"
                     if grp.type.endswith("number") else "")
             raise BridgeError(f"{d.pos}: the decision '{d.label}' offers {key!r}, which its action ids "
@@ -424,7 +425,7 @@ class Table:
     def legal_ids(self) -> list[int]:
         if self._ids is not None:
             return self._ids
-        if self.state.pending is None:
+        if self.state.open_decision is None:
             return []
         grp, options = self._options()
         if not grp.subset:

@@ -162,7 +162,7 @@ class Encoder:
         else:
             out.fill(0)
         parts = {name: out[a:b].reshape(shape) for name, a, b, shape in self._slices}
-        pending = state.pending
+        pending = state.open_decision
         if pending is None:
             parts["to_move"][N] = 1
         else:
@@ -176,7 +176,7 @@ class Encoder:
         cls = self.space.card_class
         cards, top, sizes = parts["cards"], parts["top"], parts["sizes"]
         visible: list[int] = []
-        sees, hidden, zones = self._seen_by[seat], self._hidden, state.z
+        sees, hidden, zones = self._seen_by[seat], self._hidden, state.zones
         for slot, zi in enumerate(self._locs[seat]):
             z = zones[zi]
             if sees[zi] and z:
@@ -189,11 +189,11 @@ class Encoder:
         cards[:, L] = self.class_total - cards[:, :L].sum(axis=1)
         put = self._put
         st = parts["state"]
-        g = state.g
+        g = state.game_values
         for gi, t, col, w in self._gspec:
             put(st[col:col + w], t, g[gi], seat)
         pl = parts["players"]
-        pv = state.pv
+        pv = state.player_values
         for r in range(N):
             p = (seat + r) % N
             row = pl[r]
@@ -202,7 +202,7 @@ class Encoder:
                     put(row[col:col + w], t, pv[vi][p], seat)
         if self._cspec and visible:
             cs = parts["card_state"]
-            cv = state.cv
+            cv = state.card_values
             for vi, t, col, w in self._cspec:
                 row = cv[vi]
                 for c in visible:
@@ -221,7 +221,7 @@ class Encoder:
         from rulesrun.interpreter.runtime.observe import observe
         obs = observe(table.state, seat, log=log)
         del obs["game"]
-        if table.partial and table.state.pending and table.state.pending[0] == seat:
+        if table.partial and table.state.open_decision and table.state.open_decision[0] == seat:
             grp = table.group()
             obs["picked"] = [grp.texts[grp.index[k]] for k in table.partial]
         return repr(obs)

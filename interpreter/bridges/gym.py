@@ -85,7 +85,7 @@ class RulesGymEnv(gymnasium.Env):
         t = self.table
         if t is None:
             raise BridgeError("call reset() before step()")
-        if t.state.pending is None:
+        if t.state.open_decision is None:
             return self._obs(), self._reward(), True, False, self._info()
         try:
             action = int(action)
@@ -96,7 +96,7 @@ class RulesGymEnv(gymnasium.Env):
             return self._obs(), self.illegal_reward, False, False, self._info(illegal=True)
         t.apply_id(action)
         self._others_play()
-        done = t.state.pending is None
+        done = t.state.open_decision is None
         return self._obs(), self._reward() if done else 0.0, done, False, self._info()
 
     def render(self):
@@ -109,14 +109,14 @@ class RulesGymEnv(gymnasium.Env):
     # ── helpers ────────────────────────────────────────────────────────────
     def _others_play(self):
         state = self.table.state
-        while state.pending is not None and state.pending[0] != self.seat:
-            bot = self.opponents[state.pending[0]]
+        while state.open_decision is not None and state.open_decision[0] != self.seat:
+            bot = self.opponents[state.open_decision[0]]
             state.apply_action(bot.choose(state))
             self.table._ids = None
 
     def _mask(self) -> np.ndarray:
         t = self.table
-        if t.state.pending is None:
+        if t.state.open_decision is None:
             return np.zeros(self.space.num_actions, np.int8)
         return mask_of(t, self.space.num_actions)
 
@@ -128,7 +128,7 @@ class RulesGymEnv(gymnasium.Env):
         info = {"action_mask": self._mask(), "legal": [self.space.text(i) for i in t.legal_ids()]}
         if illegal:
             info["illegal_action"] = True
-        if t.state.pending is None:
+        if t.state.open_decision is None:
             info["winners"] = t.state.winners()
             info["returns"] = t.state.returns()
         return info

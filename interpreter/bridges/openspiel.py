@@ -7,7 +7,7 @@
 
 Sequential, imperfect information, terminal rewards. Chance is one explicit chance node at the
 start that picks one of ``deals`` seeds uniformly; the engine draws every later shuffle from that
-seed (docs/interop.md says why). Action ids come from ``actions.ActionSpace``; observation
+seed (docs/guides/interop.md says why). Action ids come from ``actions.ActionSpace``; observation
 tensors and strings from ``encoding.Encoder``; the information state is the current observation
 plus a digest of everything the seat has observed so far (perfect recall).
 """
@@ -193,13 +193,13 @@ class RulesrunState(pyspiel.State):
         t = self._c.table
         if t is None:
             return pyspiel.PlayerId.CHANCE
-        if t.state.pending is None:
+        if t.state.open_decision is None:
             return pyspiel.PlayerId.TERMINAL
-        return t.state.pending[0]
+        return t.state.open_decision[0]
 
     def _legal_actions(self, player):
         t = self._c.table
-        if t is None or t.state.pending is None or player != t.state.pending[0]:
+        if t is None or t.state.open_decision is None or player != t.state.open_decision[0]:
             return []
         return list(t.legal_ids())
 
@@ -225,13 +225,13 @@ class RulesrunState(pyspiel.State):
 
     def is_terminal(self):
         t = self._c.table
-        return t is not None and t.state.pending is None
+        return t is not None and t.state.open_decision is None
 
     def returns(self):
         c = self._c
         t = c.table
         n = c.game.engine.players
-        if t is None or t.state.pending is not None:
+        if t is None or t.state.open_decision is not None:
             return [0.0] * n
         if c.game.utility == "win":
             win = set(t.state.winners())
@@ -267,7 +267,7 @@ class RulesrunState(pyspiel.State):
         digests, _ = _info(c)
         world = resample(c.table.state, player, random.Random(seed), redraw=True)
         table = Table(c.game.space, world, c.table.partial)
-        views = [_step_view(c.game.encoder, table, p, table.state.ann)[0] for p in range(len(digests))]
+        views = [_step_view(c.game.encoder, table, p, table.state.log_mark)[0] for p in range(len(digests))]
         new._c = _Core(c.game, table, c.deal, c.ids[:], (len(c.ids), table.clone(), digests, views))
         return new
 
@@ -311,7 +311,7 @@ def _info(c: _Core) -> tuple[list, list]:
         digests = list(digests)
         views = list(views)
         for a in c.ids[k:]:
-            before = table.state.ann
+            before = table.state.log_mark
             table.apply_id(a)
             for p in range(n):
                 view, said = _step_view(game.encoder, table, p, before)

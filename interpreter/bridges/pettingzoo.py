@@ -66,7 +66,7 @@ class RulesEnv(AECEnv):
         seat = self._index[agent]
         t = self.table
         mask = np.zeros(self.space.num_actions, np.int8)
-        if t.state.pending is not None and t.state.pending[0] == seat:
+        if t.state.open_decision is not None and t.state.open_decision[0] == seat:
             mask = mask_of(t, self.space.num_actions)
         return {"observation": self.encoder.tensor(t, seat), "action_mask": mask}
 
@@ -84,9 +84,9 @@ class RulesEnv(AECEnv):
 
     def _select(self):
         t = self.table
-        if t.state.pending is None:
+        if t.state.open_decision is None:
             return
-        self.agent_selection = self.possible_agents[t.state.pending[0]]
+        self.agent_selection = self.possible_agents[t.state.open_decision[0]]
         for a in self.agents:
             self.infos[a] = {}
         self.infos[self.agent_selection] = {"legal": [self.space.text(i) for i in t.legal_ids()]}
@@ -105,7 +105,7 @@ class RulesEnv(AECEnv):
         except BridgeError as e:
             raise BridgeError(f"{agent}: {e}") from None
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if t.state.pending is None:
+        if t.state.open_decision is None:
             final = final_rewards(t.state, self.utility)
             for a in self.agents:
                 self.rewards[a] = final[self._index[a]]

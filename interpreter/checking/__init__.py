@@ -1,4 +1,4 @@
-"""``rulesrun check``: property-test a rules file (docs/checking.md).
+"""``rulesrun check``: property-test a rules file (docs/guides/checking.md).
 
     properties.py  the properties and the player that plays one game under them
     leaks.py       the two dynamic leak tests (resample, twin)

@@ -144,19 +144,19 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
         a, b = view(orig, seat, log=False), view(twin, seat, log=False)
         # only the announcements made since the last step: the log of a long game is long
         a["log"], b["log"] = new_log(orig, marks[0], seat), new_log(twin, marks[1], seat)
-        marks = [orig.ann, twin.ann]
+        marks = [orig.log_mark, twin.log_mark]
         if a != b:
             raise Leak(describe(a, b, seat), step)
         if step >= len(indices) or orig.is_terminal() or twin.is_terminal():
             return step
         i = indices[step]
-        did = orig.pending[1]
+        did = orig.open_decision[1]
         typ = prog.decisions[did].type
-        want = _relabel(typ, orig.pending[2][i], pi)
+        want = _relabel(typ, orig.open_decision[2][i], pi)
         key = _named(typ, want, names)
-        if twin.pending is None or twin.pending[1] != did:
+        if twin.open_decision is None or twin.open_decision[1] != did:
             return step
-        j = next((j for j, o in enumerate(twin.pending[2]) if _named(typ, o, names) == key), None)
+        j = next((j for j, o in enumerate(twin.open_decision[2]) if _named(typ, o, names) == key), None)
         if j is None:
             return step                 # not a legal choice in the other deal: it goes another way
         orig.apply_action(i)
@@ -170,7 +170,7 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
 
 
 def new_log(state, since, seat: int | None = None) -> list:
-    """The announcements made since ``since`` (an earlier ``state.ann``) that ``seat`` reads (its
+    """The announcements made since ``since`` (an earlier ``state.log_mark``) that ``seat`` reads (its
     private ones too, never another seat's), as text, oldest first."""
     return log_since(state, since, seat)
 
@@ -209,7 +209,7 @@ def _same_world(prog, a, b, pi) -> bool:
     names = prog.card_names
     if _shown(prog, a, pi) != _shown(prog, b, {}):
         return False
-    for za, zb in zip(a.z, b.z):
+    for za, zb in zip(a.zones, b.zones):
         if len(za) != len(zb):
             return False
         for c, d in zip(za, zb):

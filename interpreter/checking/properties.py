@@ -94,7 +94,7 @@ class GameChecker:
         prog = self.game.program
         state = next((v for v in frame.f_locals.values() if isinstance(v, State)), None)
         for place, e in enumerate(node.exprs):
-            shown = state.shown.get(("local", node.pos.line, place), _NONE) if state is not None else _NONE
+            shown = state.revealed.get(("local", node.pos.line, place), _NONE) if state is not None else _NONE
             if shown is not _NONE:      # 'reveal c' of a card (or cards) held in a local: seen by every seat
                 cards = set(shown) if isinstance(shown, list) else {shown} if shown is not None else set()
                 for s in range(self.n):
@@ -109,11 +109,11 @@ class GameChecker:
             else:
                 zones = None
             if zones is None or state is None:
-                step = self.step_now if state is not None and state.pending is None else self.step_now
+                step = self.step_now if state is not None and state.open_decision is None else self.step_now
                 if self.opaque is None:
                     self.opaque = step
                 continue
-            cards = {c for zi in zones for c in state.z[zi]}
+            cards = {c for zi in zones for c in state.zones[zi]}
             for s in range(self.n):
                 self.seen[s] |= cards
 
@@ -152,8 +152,8 @@ class GameChecker:
             state = self._run(game.new_initial_state, seed)
         except Exception as e:
             raise runtime(e) from None
-        if probe is not None and state.pending is not None and probe.wanted(state.pending[1]):
-            probe.record(cov, state.pending[1], probe.probe(None, None, seed))
+        if probe is not None and state.open_decision is not None and probe.wanted(state.open_decision[1]):
+            probe.record(cov, state.open_decision[1], probe.probe(None, None, seed))
         if self.tracer is not None:
             self.tracer.seen.clear()
         pick = random.Random(seed ^ 0x5EED)
@@ -206,8 +206,8 @@ class GameChecker:
                 raise runtime(e) from None
             step += 1
             self.steps += 1
-            if before is not None and state.pending is not None and probe.wanted(state.pending[1]):
-                probe.record(cov, state.pending[1], probe.probe(before, texts[i], seed))
+            if before is not None and state.open_decision is not None and probe.wanted(state.open_decision[1]):
+                probe.record(cov, state.open_decision[1], probe.probe(before, texts[i], seed))
             if self.on_watch is not None and self.tracer.seen:
                 hits = self.tracer.seen[:]
                 self.tracer.seen.clear()
@@ -249,14 +249,14 @@ class GameChecker:
         # conservation
         self.counts["conservation"] += 1
         counted = [0] * self.ncards
-        for zi, z in enumerate(state.z):
+        for zi, z in enumerate(state.zones):
             for c in z:
                 if not 0 <= c < self.ncards:
                     raise Violation("conservation", f"zone {self.zone_name(zi)} holds something that is not a card: {c!r}")
                 counted[c] += 1
-                if state.loc[c] != zi:
+                if state.card_zones[c] != zi:
                     raise Violation("conservation", f"{self.card(c)} lies in {self.zone_name(zi)} but is "
-                                                    f"recorded in {self.zone_name(state.loc[c])}")
+                                                    f"recorded in {self.zone_name(state.card_zones[c])}")
         for c, k in enumerate(counted):
             if k != 1:
                 where = "no zone" if k == 0 else f"{k} zones"
@@ -280,7 +280,7 @@ class GameChecker:
                 raise Violation("returns", "returns() answered before the game was over")
         # no information leaks
         announced = announced_cards(state, self.last_ann)
-        self.last_ann = state.ann
+        self.last_ann = state.log_mark
         for s in range(self.n):
             now = visible_cards(state, s)
             seen[s] |= now
@@ -309,7 +309,7 @@ class GameChecker:
             return
         self.counts["bots see what their seat sees"] += 1
         import random
-        rng = random.Random(steps_count(state.steps))   # the checker's own generator may be none (exhaustive)
+        rng = random.Random(steps_count(state.history_mark))   # the checker's own generator may be none (exhaustive)
         try:
             twin = resample(state, seat, rng, known[seat], relabel_log=True, redraw=True)
             k = rng.getrandbits(32)

@@ -14,7 +14,7 @@ import re
 import sys
 from pathlib import Path
 
-from rulesrun.dsl import RulesError, RulesRuntimeError
+from rulesrun.dsl import RulesError, RulesrunError, RulesRuntimeError
 
 from rulesrun.interpreter import __doc__ as _pkg_doc  # noqa: F401
 from rulesrun.interpreter.cli.args import param_dict
@@ -340,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     except RulesError as e:
         return _err(e.render())
     except RulesRuntimeError as e:
+        return _err(str(e))
+    except RulesrunError as e:      # any other error meant for a person: its text is the message
         return _err(str(e))
     except KeyboardInterrupt:
         return _err("interrupted")

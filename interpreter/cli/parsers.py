@@ -8,7 +8,7 @@ import argparse
 from rulesrun.interpreter.cli.args import Parser, add_param_flag, positive, seconds, seed_number
 
 # The bot in every seat but the first when --seats is not given: one that answers well under a
-# second a move and plays well in every shipped game. Measured (docs/simulation.md): ismcts:50
+# second a move and plays well in every shipped game. Measured (docs/guides/simulation.md): ismcts:50
 # takes 0.01–0.03 s a move on average, at most ~0.07 s, and wins 75% of The Magic Shop against
 # random seats, where greedy wins like a random seat in two of the three games.
 DEFAULT_BOT = "ismcts:50"
@@ -23,11 +23,11 @@ commands:
   rulesrun check FILE [options]    property-test the rules: play many games and check every step
   rulesrun replay RECORD           step through a saved game
   rulesrun simulate FILE --games N play many games between bots and report the statistics
-  rulesrun serve FILE [options]    play in the browser with friends on a local network (docs/web.md)
+  rulesrun serve FILE [options]    play in the browser with friends on a local network (docs/guides/web.md)
   rulesrun --load RECORD           resume a saved game
-  rulesrun fmt FILE... [--check]   lay out rules files canonically (docs/tools.md)
-  rulesrun doc FILE [--format html] write a rulebook from the rules file (docs/rulebooks.md)
-  rulesrun lsp                     the language server for editors (docs/editors.md)
+  rulesrun fmt FILE... [--check]   lay out rules files canonically (docs/guides/tools.md)
+  rulesrun doc FILE [--format html] write a rulebook from the rules file (docs/guides/rulebooks.md)
+  rulesrun lsp                     the language server for editors (docs/guides/editors.md)
 
 examples:
   rulesrun magi --players 4
@@ -230,4 +230,4 @@ def fmt_parser() -> Parser:
 
 def lsp_parser() -> Parser:
     return Parser(prog="rulesrun lsp", description="Run the language server for .rules files on stdin/stdout "
-                  "(for an editor to start; see docs/editors.md).")
+                  "(for an editor to start; see docs/guides/editors.md).")

@@ -3,7 +3,7 @@ parameters set (``params``, when the file has any), seed, seats,
 the list of actions, and the seeds chance was given afresh after an ``undo`` or a ``save`` — a YAML
 file that resumes or replays the game exactly.
 
-A record is data from anywhere, so reading one trusts nothing (``docs/security.md``): the file must be
+A record is data from anywhere, so reading one trusts nothing (``docs/reference/security.md``): the file must be
 a regular file of at most 10 MB; YAML aliases (the "billion laughs") and deep nesting are refused
 before anything is built; every field is type-checked; the rules file is found relative to the record
 (or at the absolute path it was saved from), must be a regular ``.rules`` file, and must have the
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from rulesrun.dsl import RulesError, RulesRuntimeError
+from rulesrun.dsl import RulesError, RulesrunError, RulesRuntimeError
 
 from rulesrun.interpreter.runtime.engine import Game, GameError, State, load_game
 from rulesrun.interpreter.runtime.files import RULES_CAP, FileProblem, atomic_write, read_text
@@ -33,7 +33,7 @@ SEED_BITS = 256
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
-class RecordError(Exception):
+class RecordError(RulesrunError):
     """A record that cannot be read, or does not fit its rules file."""
 
 

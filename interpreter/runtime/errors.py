@@ -3,6 +3,8 @@ damaged saved state). Its own module so that the engine and saving a state both 
 from the other."""
 from __future__ import annotations
 
+from rulesrun.dsl import RulesrunError
 
-class GameError(Exception):
+
+class GameError(RulesrunError):
     """A misuse of the engine API: an illegal action, a state from another game, ..."""

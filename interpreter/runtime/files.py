@@ -13,10 +13,12 @@ import stat
 import tempfile
 from pathlib import Path
 
+from rulesrun.dsl import RulesrunError
+
 RULES_CAP = 10 * 1024 * 1024     # bytes: a rules file, a record, a moves file
 
 
-class FileProblem(Exception):
+class FileProblem(RulesrunError):
     """A named file that cannot be read or written; the message says why, for a person."""
 
 

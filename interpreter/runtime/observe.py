@@ -188,7 +188,7 @@ def log_since(state, since, seat: int | None) -> list[str]:
         elif seat is not None and vals[0] == seat:     # the seat is stored first
             entries.append((tid, vals[1:]))
         node = node[0]
-    return [state._format(e) for e in reversed(entries)]
+    return [state.announcement_text(e) for e in reversed(entries)]
 
 
 def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,

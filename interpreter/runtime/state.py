@@ -108,6 +108,82 @@ class State:
     def game(self) -> Game:
         return self._game
 
+    # ── reading the state as data (bots, observations, bridges and checks read these, never the
+    # slots: the layout underneath may change). Everything here is read only: change a state only
+    # by apply_action / apply_index (or fresh_future, for a bot's imagined copy).
+    @property
+    def program(self):
+        """The compiled program's tables (``dsl.program.Program``): zones, card names, decisions,
+        the number of players, the winner keys, the heuristic."""
+        return self._prog
+
+    @property
+    def open_decision(self) -> list | None:
+        """The decision waiting, as ``[seat, decision, options]``: the decision's index in
+        ``program.decisions`` and its options as values, in order (``legal_actions()`` makes them
+        Actions); None once the game is over."""
+        return self.pending
+
+    @property
+    def zones(self) -> list[list[int]]:
+        """The card ids in each zone (by zone index), top first."""
+        return self.z
+
+    @property
+    def card_zones(self) -> list[int]:
+        """The zone index each card (by id) is in."""
+        return self.loc
+
+    @property
+    def game_values(self) -> list:
+        """The game's state values, by index (``program.globals``)."""
+        return self.g
+
+    @property
+    def player_values(self) -> list[list]:
+        """Each player state value (by index) as a list by seat."""
+        return self.pv
+
+    @property
+    def card_values(self) -> list[list]:
+        """Each card state value (by index) as a list by card id."""
+        return self.cv
+
+    @property
+    def revealed(self) -> dict:
+        """The values the rules revealed (``reveal``): (part, var, index) -> value."""
+        return self.shown
+
+    @property
+    def log_mark(self):
+        """The newest announcement (an opaque mark: compare with ``is``; ``observe.announced_cards``
+        and the log readers take it as where to read from)."""
+        return self.ann
+
+    @property
+    def history_mark(self):
+        """The newest step of the history (an opaque mark: ``dsl.program.steps_count`` counts it)."""
+        return self.steps
+
+    def fresh_future(self, seed: int) -> None:
+        """Make this state a start for imagined play: its future chance events drawn from ``seed``
+        (no stacked deck), with no history and no log (a bot's determinisation; the rules never
+        read either)."""
+        self.rng = seed
+        self.forced = []
+        self.steps = None
+        self.ann = None
+
+    def evaluate(self, fn, *args):
+        """Call one of the program's functions (the heuristic, a winner key) on this state; a Python
+        error inside it is raised as a RulesRuntimeError naming the rules line."""
+        try:
+            return fn(self, *args)
+        except RulesRuntimeError:
+            raise
+        except Exception as e:
+            self._failed(e)
+
     def current_player(self) -> int:
         return self.pending[0] if self.pending is not None else TERMINAL
 
@@ -310,11 +386,12 @@ class State:
                 entries.append((tid, vals, ""))
             node = node[0]
         entries.reverse()
-        out = [*(texts if node is end else ()), *[mark + self._format((tid, vals)) for tid, vals, mark in entries]]
+        out = [*(texts if node is end else ()), *[mark + self.announcement_text((tid, vals)) for tid, vals, mark in entries]]
         kept[key] = (self.ann, out)
         return out.copy()
 
-    def _format(self, entry) -> str:
+    def announcement_text(self, entry) -> str:
+        """The text of one announcement, given as (template index, values) as the log keeps it."""
         tid, vals = entry
         tpl = self._prog.templates[tid]
         out, i = [], 0

@@ -14,6 +14,7 @@ import random
 import signal
 import time
 
+from rulesrun.dsl import RulesrunError
 from rulesrun.interpreter.bots.agents import make_agent, standings
 
 MAX_STEPS = 100_000      # decisions after which a game counts as never ending (--max-steps)
@@ -97,11 +98,11 @@ def _play(game, kinds, index, game_seed, agent_seeds, max_steps, box) -> dict:
     while not state.is_terminal():
         p = state.current_player()
         for j, (i, _) in enumerate(gnum):
-            v = state.g[i]
+            v = state.game_values[i]
             g_sum[j] += v
             if v > g_max[j]:
                 g_max[j] = v
-        z = state.z
+        z = state.zones
         for j, (_, first) in enumerate(fams):
             sizes = list(map(len, z[first:first + n]))
             z_sum[j] += sum(sizes) / n
@@ -121,9 +122,9 @@ def _play(game, kinds, index, game_seed, agent_seeds, max_steps, box) -> dict:
         moves[p] += 1
         if decisions >= max_steps and not state.is_terminal():
             raise _TooLong(f"the game did not end within {max_steps} decisions (--max-steps)")
-    final_g = {name: state.g[i] for i, name in gnum}
+    final_g = {name: state.game_values[i] for i, name in gnum}
     for j, (i, _) in enumerate(gnum):  # the final values count as seen too
-        g_max[j] = max(g_max[j], state.g[i])
+        g_max[j] = max(g_max[j], state.game_values[i])
     return {
         "index": index,
         "seed": game_seed,
@@ -137,12 +138,12 @@ def _play(game, kinds, index, game_seed, agent_seeds, max_steps, box) -> dict:
         "state": final_g,
         "state_mean": {name: (g_sum[j] / decisions if decisions else final_g[name]) for j, (_, name) in enumerate(gnum)},
         "state_max": {name: g_max[j] for j, (_, name) in enumerate(gnum)},
-        "player_state": {name: [state.pv[i][q] for q in range(n)] for i, name in pnum},
+        "player_state": {name: [state.player_values[i][q] for q in range(n)] for i, name in pnum},
         "zone_mean": {fam: (z_sum[j] / decisions if decisions else 0.0) for j, (fam, _) in enumerate(fams)},
         "zone_max": {fam: z_max[j] for j, (fam, _) in enumerate(fams)},
         "choices": choices,
         "time": {"game": time.perf_counter() - started, "think": think},
-        **({"teams": list(state.pv[prog.team_var])} if prog.teams else {}),   # each seat's team at the end
+        **({"teams": list(state.player_values[prog.team_var])} if prog.teams else {}),   # each seat's team at the end
     }
 
 
@@ -177,7 +178,7 @@ def _run_ray(spec: dict, games: int, jobs: int, done, task) -> None:
 
 
 
-class MissingExtra(Exception):
+class MissingExtra(RulesrunError):
     """An optional dependency is not installed; the message says what to install."""
 
 

@@ -9,7 +9,7 @@ timings, and ``ismcts:Ts`` seats, whose budget is in seconds). The statistics kn
 particular game: win rates per seat and per agent (Wilson 95% intervals), the distribution of
 ``returns()`` per seat, game length in decisions, every numeric state value (a ``round`` counter
 reads as the number of rounds), the sizes of the per-player zones, and how often each option of
-each decision was chosen. ``docs/simulation.md`` describes the options and the JSON.
+each decision was chosen. ``docs/guides/simulation.md`` describes the options and the JSON.
 """
 from __future__ import annotations
 

@@ -7,11 +7,11 @@ def hand_order(state, style) -> list:
     """``state.legal_actions()``, the options that name a card put in the order the hand is shown
     (``style.key``); 'nothing' and the like first, as the file lists them."""
     actions = state.legal_actions()
-    pending = getattr(state, "pending", None)
+    pending = getattr(state, "open_decision", None)
     if not actions or pending is None:
         return actions
     options = pending[2]
-    names = state._prog.card_names
+    names = state.program.card_names
     if len(options) != len(actions):
         return actions
     keyed = []

@@ -409,13 +409,13 @@ def told_alone(state: State, seat: int) -> list[str]:
 
 def observe_all(state: State) -> dict:
     """Everything, for a replay seen from every seat: each zone's cards and every value."""
-    prog = state._prog
+    prog = state.program
     obs = state.observation(0)
     obs["seat"] = -1
     names = prog.card_names
     zones = {}
     for zi, info in enumerate(prog.zones):
-        view = {"cards": [names[c] for c in state.z[zi]], "count": len(state.z[zi])}
+        view = {"cards": [names[c] for c in state.zones[zi]], "count": len(state.zones[zi])}
         if info.owner is None:
             zones[info.name] = view
         else:

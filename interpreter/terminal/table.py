@@ -290,7 +290,7 @@ def final_report(state) -> str:
 def _winning_teams(state, winners) -> list | None:
     """The teams that won, when the winners are exactly the members of whole teams; else None."""
     prog = state.game.program
-    row = state.pv[prog.team_var]
+    row = state.player_values[prog.team_var]
     won = {row[p] for p in winners}
     if None in won or set(winners) != {p for p, t in enumerate(row) if t in won}:
         return None

@@ -4,7 +4,7 @@
                         [--host H] [--delay S] [--watch] [--save-dir DIR]
     rulesrun serve --load RECORD ...
 
-Prints one link per human seat and one for spectators. docs/web.md tells more.
+Prints one link per human seat and one for spectators. docs/guides/web.md tells more.
 """
 from __future__ import annotations
 

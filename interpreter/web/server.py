@@ -5,7 +5,7 @@
     GET  /t/ID            the table page; the seat token travels in the link's #fragment
     WS   /ws/ID           the table's socket: {"type": "hello", "token": ...} first, then moves
 
-A socket speaks JSON, one object a message; docs/web.md has the protocol. Whatever a client sends,
+A socket speaks JSON, one object a message; docs/guides/web.md has the protocol. Whatever a client sends,
 the answer is an error frame or a closed socket, never a traceback and never a change to the game
 unless it was a legal move of the sender's own seat at the step it saw.
 """

@@ -39,7 +39,7 @@ class Display:
 
 def public_view(state, log: bool = True) -> dict:
     """What everybody at the table sees: seat 0's observation less what only seat 0 may see."""
-    prog = state._prog
+    prog = state.program
     obs = observe(state, 0, log=False)
     if log:
         obs["log"] = state.log()      # the public announcements only: none told to seat 0 alone
@@ -58,13 +58,13 @@ def public_view(state, log: bool = True) -> dict:
             me.pop(v.name, None)
     # per-card state of the cards in public zones only, read card by card (a name may be shared by
     # a card in a public zone and another in seat 0's hand)
-    public_ids = [c for zi, z in enumerate(prog.zones) if z.visibility == "public" for c in state.z[zi]]
+    public_ids = [c for zi, z in enumerate(prog.zones) if z.visibility == "public" for c in state.zones[zi]]
     card_state = {}
     for i, v in enumerate(prog.card_vars):
         if v.visibility != "public":
             continue
         shown = value_display(prog, v.type)
-        values = {prog.card_names[c]: shown(state.cv[i][c]) for c in public_ids if state.cv[i][c] is not None}
+        values = {prog.card_names[c]: shown(state.card_values[i][c]) for c in public_ids if state.card_values[i][c] is not None}
         if values:
             card_state[v.name] = values
     obs["card_state"] = card_state
@@ -96,8 +96,8 @@ class Log:
 
     def of(self, state, seat: int | None) -> list[str]:
         last, lines = self.seen.get(seat, (None, []))
-        templates = state._prog.templates
-        node, new = state.ann, []
+        templates = state.program.templates
+        node, new = state.log_mark, []
         while node is not None and node is not last:
             tid, vals = node[1], node[2:]
             if not templates[tid].private:
@@ -107,8 +107,8 @@ class Log:
             node = node[0]
         if node is not last:          # another game (a rematch, a reload): start again
             lines = []
-        lines.extend(state._format(e) for e in reversed(new))
-        self.seen[seat] = (state.ann, lines)
+        lines.extend(state.announcement_text(e) for e in reversed(new))
+        self.seen[seat] = (state.log_mark, lines)
         return lines
 
 
