@@ -166,3 +166,72 @@ def test_cli_compile_reports_a_leak_and_allows_it_as_a_warning(tmp_path, capsys)
     assert main(["compile", str(f), "--allow-leaks"]) == 0
     out = capsys.readouterr()
     assert "warning: public state 'total'" in out.err and out.out.startswith("ok:")
+
+
+def test_a_decision_s_options_are_what_the_deciding_seat_sees():
+    e = leak("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            player 2 chooses s from [c.suit for c in (player 1).hand] as "guess"
+    """)
+    assert "this decision's options show the cards of another seat's hand (owner)" in e.message
+    assert e.pos.line == HEADER.count("\n") + 5
+
+
+def test_options_from_the_deciding_seat_s_own_hand_or_a_seat_held_in_state_are_honest():
+    compile_text("""
+        state first: player = none
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            first = player 1
+            first chooses c from first.hand as "lead"
+            move c to pile
+            for p in players:
+                p chooses s from [x.suit for x in p.hand] as "name a suit"
+    """)
+
+
+def test_options_reading_another_seat_s_owner_state_are_a_leak():
+    e = leak("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            (player 1).secret_total = 2
+            player 2 chooses n from 0 to (player 1).secret_total as "guess"
+    """)
+    assert "'secret_total' (owner)" in e.message and "options" in e.message
+
+
+def test_who_holds_a_card_is_secret_until_the_card_is_shown():
+    e = leak("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            let one = lowest c in every card where c.suit == Red by c.rank
+            announce "{holder(one)} holds the red 1."
+    """)
+    assert "who holds a card (holder())" in e.message
+    compile_text("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            let one = lowest c in every card where c.suit == Red by c.rank
+            reveal one
+            announce "{holder(one)} holds the red 1."
+    """)
+
+
+def test_a_choice_among_a_chosen_card_s_companions_names_its_source_plainly():
+    """The message of a card chosen from a secret choice's options reads as English."""
+    e = leak("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                p chooses c from p.hand as "pass"
+                move c to p.passing
+                announce "{p} passes {c}."
+    """)
+    assert "from  from" not in e.message and "a card chosen from each player's hand" in e.message

@@ -222,7 +222,8 @@ def test_choose_from_values_numbers_players_and_yes_no():
 
 def test_identical_cards_give_one_option():
     header = HEADER.replace("for suit in Suit, rank in 1 to 4", "2 x {suit: Red, rank: 1}\n    1 x {suit: Blue, rank: 1}")
-    g = load_game_text(header + "flow:\n    player 1 chooses c from deck as \"take\"\n", 2, path="t.rules")
+    g = load_game_text(header + "zone row: public\nflow:\n    move deck to row\n"
+                       "    player 1 chooses c from row as \"take\"\n", 2, path="t.rules")
     s = g.new_initial_state(seed=0)
     assert sorted(s.legal_actions()) == ["take Blue 1", "take Red 1"]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 
-from rulesrun.dsl.errors import RulesError
+from rulesrun.dsl.errors import Pos, RulesError
 from rulesrun.dsl.ir import K, Best, Comp, Fn, Local, Move, Reveal, St, Stop
 
 
@@ -116,6 +116,8 @@ class InfoFlow:
                 if info is not None and info.visibility == "hidden":
                     return frozenset({("count", info.name, f"how many cards {info.name} holds (hidden)")})
                 return self.expr(n.args[0].slice, env)
+            if f == "_holder":                   # who holds a card: where it lies
+                return _join(self.expr(n.args[2], env), self._where(n.args[2], env))
             args = [self.expr(a, env) for a in n.args]
             if f in self.defines:
                 params, body = self.defines[f]
@@ -128,12 +130,32 @@ class InfoFlow:
             src = self.expr(n.source, env)
             inner = dict(env)
             inner[n.target.key()] = src
+            inner[("placed", n.target.key())] = self._in_public_zone(n.source)
             parts = [self.expr(x, inner) for x in
                      ([n.elt] if isinstance(n, Comp) else list(n.keys)) + [n.cond]]
             return _join(src, *parts)
         if isinstance(n, Fn):
             return self.expr(n.body, env)
         return _join(*(self.expr(x, env) for x in ast.iter_child_nodes(n) if isinstance(x, ast.expr)))
+
+    def _in_public_zone(self, node) -> bool:
+        """Whether ``node`` reads the cards of a public zone (so each card's place is seen)."""
+        if isinstance(node, (Comp, Best)):
+            return self._in_public_zone(node.source)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "list" and len(node.args) == 1:
+            return self._in_public_zone(node.args[0])
+        if isinstance(node, ast.Subscript) and isinstance(node.value, St) and node.value.which == "z":
+            info = self._zone_of(node.slice)
+            return info is not None and info.visibility == "public"
+        return False
+
+    def _where(self, card, env):
+        """The secret of where ``card`` lies (``holder(card)``): none for a card held in a local that
+        came from a public zone or was moved to one, else who holds it — which the seats that do not
+        see that hand do not know."""
+        if isinstance(card, Local) and env.get(("placed", card.key())):
+            return NONE
+        return frozenset({("where", "holder", "who holds a card (holder())")})
 
     # ── statements ────────────────────────────────────────────────────────
     def block(self, stmts, env) -> dict:
@@ -146,7 +168,7 @@ class InfoFlow:
             t = self.expr(s.value, env)
             target = s.targets[0]
             if isinstance(target, Local):
-                env = {**env, target.key(): t}
+                env = {**env, target.key(): t, ("placed", target.key()): self._in_public_zone(s.value)}
             elif isinstance(target, ast.Attribute) and target.attr == "ann" and isinstance(s.value, ast.Tuple):
                 env = self._announce(s, env)
             elif isinstance(target, ast.Attribute) and target.attr == "ret":
@@ -195,17 +217,26 @@ class InfoFlow:
             if s.kind == "call":
                 self._call(s.callee, getattr(s, "args", []), env)
                 env = {**env, ("ret",): self.ret_taint.get(s.callee, NONE)}
-            elif s.chosen is not None:
+            if s.kind == "decision" and s.options is not None:
+                unseen = self._unseen_in_options(s.options, _seat(s), env)
+                if unseen is not None:
+                    self._found(Leak(f"this decision's options show {unseen} to the deciding seat, which "
+                                     f"cannot see them", s.pos,
+                                     "a decision's options (their texts and how many there are) are what the "
+                                     "deciding seat sees: offer what that seat sees, or write 'reveal ...' "
+                                     "first where the rules show it", self.c.src))
+            if s.kind != "call" and s.chosen is not None:
                 secret = self.expr(s.options, env)
-                text = f"a card chosen from {_text(secret)[len('the cards of '):]}" if secret else ""
+                text = _chosen_text(secret) if secret else ""
                 env = {**env, s.chosen.key(): frozenset({("chosen", s.chosen.key(), text)}) if secret else NONE}
             return env
         if isinstance(s, ast.If):
             a, b = self.block(s.body, env), self.block(s.orelse, env)
             return self._merge(a, b)
         if isinstance(s, (ast.While, ast.For)):
-            if isinstance(s, ast.For):
-                env = {**env, **({s.target.key(): self.expr(s.iter, env)} if isinstance(s.target, Local) else {})}
+            if isinstance(s, ast.For) and isinstance(s.target, Local):
+                env = {**env, s.target.key(): self.expr(s.iter, env),
+                       ("placed", s.target.key()): self._in_public_zone(s.iter)}
             for _ in range(4):              # round the loop until the locals settle
                 after = self._merge(env, self.block(s.body, env))
                 if after == env:
@@ -220,6 +251,8 @@ class InfoFlow:
         for k, v in b.items():
             if k == "pending":
                 out[k] = tuple(dict.fromkeys(out.get(k, ()) + v))
+            elif k[0] == "placed":          # seen where it lies only if so on both ways
+                out[k] = out.get(k, False) and v
             else:
                 out[k] = v if isinstance(v, bool) else _join(out.get(k), v)
         return out
@@ -237,6 +270,7 @@ class InfoFlow:
             else:
                 out[k] = frozenset(t for t in v if t[:2] not in gone)
         out[local.key()] = NONE
+        out[("placed", local.key())] = True
         return out
 
     def _call(self, ref, args, env):
@@ -246,6 +280,56 @@ class InfoFlow:
             if not t <= old:
                 self.param_taint[(ref, i)] = old | t
                 self.changed = True
+
+    def _unseen_in_options(self, node, decider, env) -> str | None:
+        """What a decision's options read that the deciding seat (the expression ``decider``) does
+        not see, as a text, or None: the cards of a zone it does not see (another seat's hand, a
+        facedown or hidden pile), how many cards a hidden zone holds, another seat's owner state or
+        any hidden state. Seats are compared as written (``p`` against ``p``, ``player 1`` against
+        ``player 1``); a value already in a local is followed by the value check, not here."""
+        mine = _shape(decider) if decider is not None else None
+        counted = set()         # zone reads whose size only is read
+        for n in ast.walk(node):
+            if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "len" and len(n.args) == 1 \
+                    and isinstance(n.args[0], ast.Subscript) and isinstance(n.args[0].value, St) \
+                    and n.args[0].value.which == "z":
+                info = self._zone_of(n.args[0].slice)
+                if info is not None and info.visibility == "hidden" \
+                        and not env.get(("shown zone", info.family or info.name)):
+                    return f"how many cards {info.name} holds (hidden)"
+                counted.add(id(n.args[0]))      # its size is seen; its cards are not read here
+            elif isinstance(n, ast.Subscript) and isinstance(n.value, St) and n.value.which == "z" \
+                    and id(n) not in counted:
+                info = self._zone_of(n.slice)
+                if info is None or info.visibility == "public" or env.get(("shown zone", info.family or info.name)):
+                    continue
+                if info.visibility == "owner" and self._same_seat(n.slice, info, mine):
+                    continue
+                whose = "another seat's" if info.visibility == "owner" else "the"
+                return f"the cards of {whose} {info.name} ({info.visibility})"
+            elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Subscript) \
+                    and isinstance(n.value.value, St) and n.value.value.which in ("pv", "cv", "g") \
+                    or isinstance(n, ast.Subscript) and isinstance(n.value, St) and n.value.which == "g":
+                var = _state_read(n)
+                info = self._var(*var) if var is not None else None
+                if info is None or info.visibility == "public" or env.get(("shown value", *var)):
+                    continue
+                if info.visibility == "owner" and var[0] == "pv" and mine is not None \
+                        and _shape(n.slice) == mine:
+                    continue
+                if info.visibility == "hidden" and not self.var_taint.get(var):
+                    continue
+                return f"'{info.name}' ({info.visibility})"
+        return None
+
+    @staticmethod
+    def _same_seat(zone_expr, info, mine) -> bool:
+        """Whether the owner zone ``zone_expr`` is the deciding seat's own."""
+        if mine is None:
+            return False
+        if isinstance(zone_expr, ast.BinOp):            # a per-player zone: family + seat
+            return _shape(zone_expr.right) == mine
+        return info.owner is not None and mine == _shape(K(info.owner))
 
     def _returned(self, t):
         old = self.ret_taint.get(self.cur, NONE)
@@ -332,6 +416,29 @@ class InfoFlow:
     def _new_round(self):
         self.changed = False
         self.found = []
+
+
+def _shape(node):
+    """An expression as a comparable value: the same seat written the same way compares equal
+    (``ast.dump`` shows neither a constant's value nor a local's slot)."""
+    if isinstance(node, K):        # (where a runtime error would point: not part of the value)
+        return ("K", "pos") if isinstance(node.value, Pos) else ("K", repr(node.value))
+    if isinstance(node, Local):
+        return "L", node.key()
+    if isinstance(node, St):
+        return "St", node.which
+    if isinstance(node, ast.AST):
+        return type(node).__name__, tuple(_shape(getattr(node, f, None)) for f in node._fields)
+    if isinstance(node, list):
+        return tuple(_shape(x) for x in node)
+    return node
+
+
+def _chosen_text(secret) -> str:
+    """What a choice among secret options is, for a message: "a card chosen from each player's
+    hand (owner)"."""
+    text = _text(secret)
+    return "a card chosen from " + (text[len("the cards of "):] if text.startswith("the cards of ") else text)
 
 
 def _state_read(node):
@@ -426,6 +533,9 @@ class FrameSecrets(InfoFlow):
             return frozenset(x if len(x) == 4 else x + (None,) for x in t) if t else t
         return super().expr(n, env)
 
+    def _where(self, card, env):
+        return NONE         # a seat believes cards where it saw them (observe.resample): not a frame secret
+
     def _var_taint(self, part: str, i: int, env: dict):
         t = super()._var_taint(part, i, env)
         return frozenset(x if len(x) == 4 else x + (None,) for x in t) if t else t
@@ -512,11 +622,16 @@ class FrameSecrets(InfoFlow):
 
 
 def _seat(stop):
-    """The seat expression a decision's ``pre`` opens it for (``S.pending = [seat, ...]``)."""
+    """The seat expression a decision's ``pre`` opens it for (``S.pending = [seat, ...]``); a
+    temporary name the ``pre`` sets (``_p = S.g[1]``) is read as what it was set to."""
+    temps = {}
     for a in stop.pre:
+        if isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Name):
+            temps[a.targets[0].id] = a.value
         if isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Attribute) \
                 and a.targets[0].attr == "pending" and isinstance(a.value, ast.List):
-            return a.value.elts[0]
+            seat = a.value.elts[0]
+            return temps.get(seat.id, seat) if isinstance(seat, ast.Name) else seat
     return None
 
 
