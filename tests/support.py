@@ -1,10 +1,15 @@
-"""Checks shared by the random-game tests of every shipped game."""
+"""What the tests share: the repository's root, checks of the random-game tests of every shipped
+game, and small games to compile."""
 from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import Path
 
 from rulesrun.interpreter import State
+
+# The repository: tests/ sits right under it, whatever folder a test file is in.
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def check_cards(state, where):

@@ -368,6 +368,7 @@ def test_rank_test_p():
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_ismcts_beats_random_significantly(path):
     cfg = STRENGTH.get(path.stem, DEFAULT)
     n = cfg["players"] or player_range(path)[1]

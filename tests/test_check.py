@@ -32,6 +32,7 @@ def check(path, **kw):
 # 'owner' (Magi's and Crazy Eights' hand scoring, Whist's honours). Should one come back, the file
 # fails the check on that property.
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
+@pytest.mark.slow
 def test_every_shipped_game_passes_the_check(path):
     from rulesrun.dsl import parse_file
     from rulesrun.dsl.syntax.ast import PlayersDecl
@@ -52,6 +53,7 @@ def test_every_shipped_game_passes_the_check(path):
     ("leaky", "resampling the cards a seat cannot see leaves its observation and options unchanged",
      "observation ('state') depends on cards Player"),
 ])
+@pytest.mark.slow
 def test_each_broken_copy_is_caught_with_the_right_message(name, prop, message):
     code, out, err = check(BROKEN / f"{name}.rules", players=4, games=25, max_steps=1500,
                            allow_leaks=name == "leaky")    # the compiler rejects it: test the check itself
@@ -61,6 +63,7 @@ def test_each_broken_copy_is_caught_with_the_right_message(name, prop, message):
     assert "Replay it step by step:" in out and "--moves" in out
 
 
+@pytest.mark.slow
 def test_a_shrunk_failure_replays_from_the_printed_command(tmp_path):
     code, out, _ = check(BROKEN / "bad_invariant.rules", players=4, games=25)
     assert code == 1
@@ -76,6 +79,7 @@ def test_a_shrunk_failure_replays_from_the_printed_command(tmp_path):
     assert f"step {len(steps)}:" in r.stdout
 
 
+@pytest.mark.slow
 def test_engine_level_conservation_is_checked(monkeypatch):
     """A broken engine (a move that drops the card) is caught by the conservation property."""
     original = helpers.RUNTIME["deal"]     # (a whole zone's move is written out in the code)
@@ -111,6 +115,7 @@ def test_copies_through_json_are_sampled_more_sparsely_than_clones_in_a_long_gam
     assert 0 < copies < clones
 
 
+@pytest.mark.slow
 def test_cli_check_exit_codes_and_summary(capsys):
     assert main(["check", str(ROOT / "games" / "magic_shop.rules"), "--players", "3", "--games", "3"]) == 0
     out = capsys.readouterr().out
@@ -128,6 +133,7 @@ WORDS = ["check", "compile", "play", str(ROOT / "games" / "magic_shop.rules"), "
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.sampled_from(WORDS) | st.text(max_size=6), max_size=6))
+@pytest.mark.slow
 def test_random_command_lines_get_messages_not_tracebacks(argv):
     if "play" in argv or (argv and not argv[0] in ("check", "compile") and "--seats" not in argv):
         # a play without bots would wait for a human: give it bots only and no stdin
@@ -144,6 +150,7 @@ def test_random_command_lines_get_messages_not_tracebacks(argv):
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.text(max_size=12) | st.sampled_from(["1", "2", "state", "help", "play", "bid with Eye"]),
                 max_size=15))
+@pytest.mark.slow
 def test_random_repl_input_keeps_the_game(lines):
     from rulesrun.interpreter import load_game
     from rulesrun.interpreter.terminal.repl import Repl

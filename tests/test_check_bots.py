@@ -8,7 +8,7 @@ import textwrap
 
 from rulesrun.interpreter.bots import agents
 from rulesrun.interpreter.checking import run_check
-from test_bots_never_peek import HIDDEN_NUMBER
+from tests.test_bots_never_peek import HIDDEN_NUMBER
 
 
 def check(path, **kw):

@@ -37,12 +37,14 @@ def test_all_bot_game_plays_three_rounds_and_prints_scores(tmp_path):
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_same_seed_same_transcript():
     a = run_cli(MAGIC, "--players", "3", "--seats", "random,random,random", "--seed", "5")
     b = run_cli(MAGIC, "--players", "3", "--seats", "random,random,random", "--seed", "5")
     assert a.returncode == 0 and a.stdout == b.stdout
 
 
+@pytest.mark.slow
 def test_human_seat_with_piped_input_plays_to_the_end():
     r = run_cli(MAGIC, "--players", "3", "--seed", "2", stdin="1\n" * 400)
     assert r.returncode == 0, r.stderr
@@ -149,6 +151,7 @@ def test_resolve_input():
     assert resolve_input("4", acts)[0] is None
 
 
+@pytest.mark.slow
 def test_wheel_ships_the_grammar(tmp_path):
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
                        capture_output=True, text=True, timeout=300)

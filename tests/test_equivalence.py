@@ -11,5 +11,6 @@ EXPECTED = json.loads(eq.DATA.read_text())
 
 
 @pytest.mark.parametrize("config", list(eq.configs()), ids=lambda c: eq.key(*c))
+@pytest.mark.slow
 def test_same_play_as_before(config):
     assert eq.digest(*config) == EXPECTED[eq.key(*config)]

@@ -600,6 +600,7 @@ def mutations(draw):
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutations())
+@pytest.mark.slow
 def test_mutated_rules_give_only_rules_errors(text):
     parse_and_compile(text)
 

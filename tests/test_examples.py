@@ -190,6 +190,7 @@ def play_random(g, seed: int, checks=()) -> State:
 
 # ── every example, every player count ───────────────────────────────────────
 @pytest.mark.parametrize("name,players", CASES)
+@pytest.mark.slow
 def test_random_games(name, players):
     g = game(name, players)
     checks = [FOLLOW_CHECKS.get(name, check_follow_suit)] + EXTRA_CHECKS.get(name, [])
@@ -221,6 +222,7 @@ def test_the_examples_exist():
             "euchre.rules"} <= names
 
 
+@pytest.mark.slow
 def test_api_example_script_runs(tmp_path):
     script = EXAMPLES / "api_random_playout.py"
     for cwd in (ROOT, tmp_path):

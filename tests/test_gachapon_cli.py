@@ -42,6 +42,7 @@ def test_all_bot_game_plays_to_the_end(n):
         assert "(Player 1: random, Player 2: random)" in out
 
 
+@pytest.mark.slow
 def test_two_players_select_the_variant_by_themselves_and_by_name():
     auto = run(GACHAPON, "--players", "2", "--seats", "random,random", "--seed", "4")
     named = run(GACHAPON, "--players", "2", "--variant", "two_player", "--seats", "random,random", "--seed", "4")
@@ -80,6 +81,7 @@ def test_zero_or_no_number_of_players():
         assert "--players" in r.stderr
 
 
+@pytest.mark.slow
 def test_a_human_seat_with_piped_input_sees_the_toys_and_plays_to_the_end():
     r = run(GACHAPON, "--players", "3", "--seed", "2", stdin="1\n" * 600)
     assert r.returncode == 0, r.stderr

@@ -24,7 +24,7 @@ import pytest
 
 from rulesrun.interpreter import TERMINAL, GameError, State, load_game
 
-from support import check_cards, check_clone, check_json, strings  # noqa: F401
+from tests.support import check_cards, check_clone, check_json, strings  # noqa: F401
 
 RULES = Path(__file__).resolve().parent.parent / "games" / "gachapon.rules"
 GAMES_PER_COUNT = 110
@@ -373,6 +373,7 @@ def play_one(n, seed, stats):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.slow
 def test_random_games(n):
     game = game_for(n)
     assert len(game.program.card_names) == 50

@@ -14,7 +14,7 @@ from rulesrun.dsl.ir import K, Comp, Local, St, assign, boolop, call, compare, n
 from rulesrun.dsl.passes import invariants, unroll
 from rulesrun.interpreter import load_game
 from rulesrun.interpreter.runtime.engine import RulesRuntimeError
-from test_language import make
+from tests.test_language import make
 
 ROOT = Path(__file__).resolve().parent.parent
 P = Pos("t.rules", 1, 1)

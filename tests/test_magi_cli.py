@@ -94,6 +94,7 @@ SEEDS = {4: 3, 5: 5, 6: 3, 7: 8, 8: 8}
 
 
 @pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
+@pytest.mark.slow
 def test_all_bot_catastrophe_game_plays_to_the_end(n):
     r = run(MAGI, "--players", str(n), "--variant", "catastrophe", "--seats", ",".join(["random"] * n),
             "--seed", str(SEEDS[n]))
@@ -109,6 +110,7 @@ def test_all_bot_catastrophe_game_plays_to_the_end(n):
     assert "Traceback" not in out + r.stderr
 
 
+@pytest.mark.slow
 def test_all_bot_game_without_the_variant_plays_to_the_end():
     r = run(MAGI, "--players", "6", "--seats", "random,random,random,random,random,random", "--seed", "11")
     assert r.returncode == 0, r.stderr
@@ -129,6 +131,7 @@ def test_make_play_command_starts_a_magi_game_for_four():
     assert "Traceback" not in out + r.stderr
 
 
+@pytest.mark.slow
 def test_make_play_with_piped_moves_plays_on():
     """Always choosing the first option, a human seat plays a whole game from piped input."""
     r = subprocess.run(play_command() + ["--seed", "3"], input="1\n" * 3000, capture_output=True, text=True,

@@ -24,7 +24,7 @@ import pytest
 
 from rulesrun.interpreter import TERMINAL, GameError, State, load_game
 
-from support import check_cards, check_clone, check_json, strings  # noqa: F401
+from tests.support import check_cards, check_clone, check_json, strings  # noqa: F401
 
 RULES = Path(__file__).resolve().parent.parent / "games" / "magi.rules"
 GAMES = {4: 60, 5: 55, 6: 50, 7: 45, 8: 40}       # per player count, half of them with Catastrophe
@@ -357,6 +357,7 @@ def play_one(n, cat, seed, eager=0.0):
 
 
 @pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
+@pytest.mark.slow
 def test_random_games(n):
     total = 0
     labels = Counter()

@@ -22,7 +22,7 @@ import pytest
 
 from rulesrun.interpreter import TERMINAL, GameError, State, load_game
 
-from support import check_cards, check_clone, check_json, strings  # noqa: F401
+from tests.support import check_cards, check_clone, check_json, strings  # noqa: F401
 
 RULES = Path(__file__).resolve().parent.parent / "games" / "magic_shop.rules"
 GAMES_PER_COUNT = 200
@@ -306,6 +306,7 @@ def play_one(n, seed):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.slow
 def test_random_games(n):
     game = game_for(n)
     assert len(game.program.card_names) == CARDS[n]

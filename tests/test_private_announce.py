@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rulesrun.interpreter import State, load_game_text
 from rulesrun.interpreter.runtime.observe import announced_cards
-from support import WHISPER
+from tests.support import WHISPER
 
 RULES = WHISPER + '    player 1 chooses x from [1] as "done"\n'
 

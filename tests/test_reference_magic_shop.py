@@ -91,6 +91,7 @@ def decks_for(n):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.slow
 def test_engine_matches_reference(n):
     @settings(max_examples=30, deadline=None, derandomize=True, database=None, phases=PHASES,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

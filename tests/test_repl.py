@@ -49,6 +49,7 @@ def run_repl(game, seats, seed, lines):
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_piped_input_plays_each_shipped_game_to_the_end(path):
     n = fewest_players(path)
     r = subprocess.run([str(EXE), str(path), "--players", str(n), "--seed", "4"], input="1\n" * 20000,
@@ -166,6 +167,7 @@ def test_a_record_whose_rules_changed_is_refused(tmp_path):
     assert "has changed since this game was saved" in str(e.value)
 
 
+@pytest.mark.slow
 def test_replay_steps_through_a_record(tmp_path):
     game = load_game(MAGIC, players=3)
     state = game.new_initial_state(seed=6)
@@ -191,6 +193,7 @@ def test_replay_steps_through_a_record(tmp_path):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_end_to_end_in_a_real_terminal(path):
     pexpect = pytest.importorskip("pexpect")
     n = fewest_players(path)

@@ -36,6 +36,7 @@ def without_times(data: dict) -> dict:
 SEATS = "ismcts:3,greedy,random"
 
 
+@pytest.mark.slow
 def test_the_same_results_with_one_job_or_two(tmp_path):
     outs = []
     for jobs in ("1", "2"):

@@ -9,7 +9,7 @@ import io
 from rulesrun.interpreter import load_game_text
 from rulesrun.interpreter.records.record import make_record
 from rulesrun.interpreter.terminal.repl import Repl, ReplayViewer, told_alone
-from support import WHISPER
+from tests.support import WHISPER
 
 RULES = WHISPER + '    for p in players:\n        p chooses x from [1, 2] as "done"\n'
 

@@ -20,7 +20,7 @@ from rulesrun.interpreter.runtime.observe import observe  # noqa: E402
 from rulesrun.interpreter.web.client import play_seat  # noqa: E402
 from rulesrun.interpreter.web.command import Background, hub_for  # noqa: E402
 from rulesrun.interpreter.web.views import public_view  # noqa: E402
-from support import WHISPER as WHISPER_HEAD  # noqa: E402
+from tests.support import WHISPER as WHISPER_HEAD  # noqa: E402
 
 
 def serve(file, players, seats, seed):
