@@ -11,7 +11,7 @@ from rulesrun.dsl import RulesError
 from rulesrun.interpreter import State, load_game_text
 from rulesrun.interpreter.runtime.observe import resample
 from rulesrun.interpreter.runtime.engine import RulesRuntimeError
-from tests.test_language import HEADER, make
+from tests.dsl.test_language import HEADER, make
 
 BLOCK = """
 state drawn: yes/no = no

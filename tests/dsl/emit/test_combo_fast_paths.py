@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import random
 import sys
-from pathlib import Path
 
 from rulesrun.dsl.emit import combos
 from rulesrun.dsl.emit.combos import KeyMemo, _beating_all, _beating_one
@@ -14,7 +13,7 @@ from rulesrun.dsl.emit.shapes import _buckets, _gen_groups, _gen_run
 from rulesrun.dsl.errors import Pos
 from rulesrun.interpreter import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 sys.path.insert(0, str(ROOT))
 P = Pos("t.rules", 1, 1)
 VALUE = [(c % 13) * 4 + c // 13 for c in range(52)]     # a card's rank, then its suit

@@ -13,6 +13,7 @@ import pytest
 from rulesrun.dsl import RulesError, RulesRuntimeError
 from rulesrun.interpreter import State, load_game_text
 from rulesrun.interpreter.runtime.observe import resample
+from tests.support import ROOT
 
 HEADER = """
 game "Climb"
@@ -297,19 +298,17 @@ def test_the_bridges_give_ids_to_the_elements_done_and_the_moves():
 def test_openspiel_plays_big_two_by_ids():
     """OpenSpiel's random-simulation test on Big Two, whose turn is a combination or the move "pass"."""
     pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'rulesrun[openspiel]')")
-    from pathlib import Path
 
     from rulesrun.interpreter.bridges.openspiel import load_game
-    game = load_game(Path(__file__).resolve().parent.parent / "examples/big_two.rules", players=4)
+    game = load_game(ROOT / "examples/big_two.rules", players=4)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.filterwarnings("ignore")      # PettingZoo's advice about Dict observations
 def test_pettingzoo_api_test_on_president():
     pytest.importorskip("pettingzoo", reason="PettingZoo is not installed (pip install 'rulesrun[pettingzoo]')")
-    from pathlib import Path
 
     from pettingzoo.test import api_test
 
     from rulesrun.interpreter.bridges.pettingzoo import env
-    api_test(env(Path(__file__).resolve().parent.parent / "examples/president.rules", 4, ()), num_cycles=300)
+    api_test(env(ROOT / "examples/president.rules", 4, ()), num_cycles=300)

@@ -3,13 +3,12 @@ what changes between decisions is worked out once per decision, entries that can
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from rulesrun.dsl.emit import combos
 from rulesrun.dsl.emit.helpers import _or_none
 from rulesrun.interpreter import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 
 
 def _calls(game):

@@ -4,7 +4,6 @@ imagines another seat's secret number among, and what ``rulesrun check`` holds t
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,7 @@ from rulesrun.interpreter import load_game_text
 from rulesrun.interpreter.checking import run_check
 from tests.support import small_game, wins
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 
 # Player 1's count of red cards is worked out by arithmetic from a hand player 2 cannot see: without
 # bounds no one knows what else it could be, so a bot's copies keep the real count.

@@ -10,7 +10,7 @@ import pytest
 from rulesrun.dsl.syntax import grammar_loader
 from rulesrun.dsl.syntax.grammar_loader import _cache_file, grammar_path, load_parser
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 TEXT = grammar_path().read_text(encoding="utf-8")
 SAMPLE = (ROOT / "games" / "magic_shop.rules").read_text(encoding="utf-8")
 

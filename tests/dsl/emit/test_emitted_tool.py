@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 
 
 def run(folder: Path, *files: str) -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from rulesrun.dsl import RulesRuntimeError
 from rulesrun.interpreter import State, load_game_text
-from tests.test_language import HEADER as LANGUAGE_HEADER
+from tests.dsl.test_language import HEADER as LANGUAGE_HEADER
 
 # the small deck of the language tests, with two counters and one per player
 HEADER = LANGUAGE_HEADER.replace('players 2 to 4', 'players 2 to 3') + """state total: number = 0

@@ -5,12 +5,11 @@ from __future__ import annotations
 import ast
 import itertools
 import random
-from pathlib import Path
 
 from rulesrun.dsl.emit import cse
 from rulesrun.interpreter import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 
 
 def _compiled(src: str, calls: list):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import gc
 import re
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +16,7 @@ from rulesrun.dsl.compiler import Compiler
 from rulesrun.dsl.ir import kids, walk
 from rulesrun.interpreter import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 SMALL = """game "Tiny"
 players 2
 cards:

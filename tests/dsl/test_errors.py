@@ -11,7 +11,6 @@ the parser and compiler: a bad text must give a RulesError, never a Python or La
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,7 +21,7 @@ from rulesrun.dsl import RulesError, RulesRuntimeError
 from rulesrun.dsl.errors import safe_text
 from rulesrun.interpreter import load_game_text
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 
 # Line numbers of MINI, for reading the expected positions below.
 MINI = '''\

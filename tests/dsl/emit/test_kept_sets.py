@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from pathlib import Path
 
 from rulesrun.dsl.emit import combos
 from rulesrun.dsl.emit.combos import KeyMemo
 from rulesrun.dsl.errors import Pos
 from rulesrun.interpreter import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 P = Pos("t.rules", 1, 1)
 
 

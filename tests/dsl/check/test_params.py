@@ -14,6 +14,7 @@ from rulesrun.dsl import RulesError, compile_rules, parse_text
 from rulesrun.interpreter import load_game
 from rulesrun.interpreter.cli.main import main
 from rulesrun.interpreter.runtime.engine import GameError, State, load_game_text
+from tests.support import ROOT
 
 SETTINGS = """\
 game "Settings"
@@ -171,7 +172,7 @@ def test_load_game_takes_params_and_the_summary_shows_them(rules_file):
     assert game.params["hand_size"] == 4 and game.program.params is game.params
     assert "parameters hand_size=4, copies=2, double=yes, pace=slow" in game.summary()
     assert "params=" in repr(game)
-    plain = load_game(Path(__file__).resolve().parent.parent / "games" / "magi.rules")
+    plain = load_game(ROOT / "games" / "magi.rules")
     assert plain.params == {} and "parameters" not in plain.summary()
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import random
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,7 @@ from rulesrun.dsl.ir import K, Comp, Local, St, compare, sub
 from rulesrun.dsl.passes import fastpaths
 from rulesrun.interpreter import GameError, load_game, load_game_text
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 sys.path.insert(0, str(ROOT))
 P = Pos("t.rules", 1, 1)
 TABLE = ["Red", "Blue", "Red", "Green"]

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -14,7 +13,7 @@ from rulesrun.dsl.syntax.format import TOKEN, format_text, strip_positions
 from rulesrun.interpreter import load_game_text
 from rulesrun.interpreter.cli.main import main
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 FILES = sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "examples").glob("*.rules"))
 TEXTS = {p.name: p.read_text(encoding="utf-8") for p in FILES}
 WORDY = ("name", "int", "booltype")

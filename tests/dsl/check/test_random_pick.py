@@ -9,7 +9,7 @@ import pytest
 from rulesrun.dsl import RulesError
 from rulesrun.interpreter import GameError, load_game_text
 from rulesrun.interpreter.runtime.engine import RulesRuntimeError
-from tests.test_language import HEADER, make
+from tests.dsl.test_language import HEADER, make
 
 BODY = """
 state dealer: player

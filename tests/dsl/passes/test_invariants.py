@@ -5,7 +5,6 @@ OpenSpiel). Each keeps play exactly as it was: tests/test_equivalence.py plays t
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 
@@ -14,9 +13,9 @@ from rulesrun.dsl.ir import K, Comp, Local, St, assign, boolop, call, compare, n
 from rulesrun.dsl.passes import invariants, unroll
 from rulesrun.interpreter import load_game
 from rulesrun.interpreter.runtime.engine import RulesRuntimeError
-from tests.test_language import make
+from tests.dsl.test_language import make
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 P = Pos("t.rules", 1, 1)
 RANK = [1, 2, 3, 4]
 

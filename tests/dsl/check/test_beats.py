@@ -11,6 +11,7 @@ import pytest
 from rulesrun.dsl import RulesError
 from rulesrun.dsl.emit import combos
 from rulesrun.interpreter import load_game_text
+from tests.support import ROOT
 
 HEADER = """
 game "Beats"
@@ -182,8 +183,7 @@ def test_a_define_named_beats_takes_the_place_of_the_built_in():
 
 def test_big_two_does_not_test_again_the_shape_its_sets_are_generated_from():
     from rulesrun.interpreter import load_game
-    from pathlib import Path
-    game = load_game(Path(__file__).resolve().parent.parent / "examples" / "big_two.rules", players=4)
+    game = load_game(ROOT / "examples" / "big_two.rules", players=4)
     calls = [line for src in game.program.code.sources.values() for line in src.splitlines() if "_combos" in line]
     follow = [c for c in calls if c.endswith(", True)")]    # the answer: a choice block's pick, quiet
     assert follow and all("_same(" not in c and "_groups(" not in c for c in follow)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import random
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +15,7 @@ from rulesrun.dsl.emit.combos import KeyMemo, _beating_all
 from rulesrun.interpreter import load_game
 from rulesrun.interpreter.runtime.engine import load_game_text
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 sys.path.insert(0, str(ROOT))
 from tests.support import small_game  # noqa: E402
 

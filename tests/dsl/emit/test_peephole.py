@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
 import pytest
 
 from rulesrun.dsl.emit import peephole
 from rulesrun.interpreter import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 
 
 def rewritten(src: str) -> str:
