@@ -1,0 +1,295 @@
+"""The bridges' shared core: integer action ids (actions.py) and observation tensors (encoding.py).
+Needs only numpy (any of the bridge extras, or the plot extra, brings it)."""
+import random
+import textwrap
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the bridges' tensors need numpy (pip install 'rulesrun[gym]')")
+
+from rulesrun.interpreter import load_game, load_game_text  # noqa: E402
+from rulesrun.interpreter.bridges import ActionSpace, BridgeError, Encoder, Table, configurations  # noqa: E402
+from rulesrun.interpreter.bridges.encoding import engine_game  # noqa: E402
+from rulesrun.interpreter.runtime.observe import resample  # noqa: E402
+
+
+from tests.support import ROOT  # noqa: E402
+FILES = ["games/magic_shop.rules", "games/gachapon.rules", "games/magi.rules", "examples/crazy_eights.rules",
+         "examples/hearts.rules", "examples/oh_hell.rules", "examples/whist.rules"]
+BOUNDS = {"examples/oh_hell.rules": {"bid": (0, 10)}}   # its bids run to a hand size that changes
+
+
+
+
+HEADER = """
+game "Test"
+players 2 to 3
+kind Suit: Red, Green
+cards:
+    suit: Suit
+    rank: number
+    shown as "{suit} {rank}"
+    for suit in Suit, rank in 1 to 3
+zone deck: facedown
+zone pile: public
+zone hand per player: owner
+state round: number = 0
+"""
+
+
+def make(body: str, header: str = HEADER, players: int = 2):
+    return load_game_text(header + textwrap.dedent(body), players, path="t.rules")
+
+
+def test_configurations_cover_every_player_count_and_variant():
+    got = configurations(ROOT / "games/gachapon.rules")
+    assert got == [(2, ("two_player",)), (3, ()), (4, ())]
+    oh = configurations(ROOT / "examples/oh_hell.rules")
+    assert {n for n, _ in oh} == {3, 4, 5, 6, 7}
+    assert (5, ("no_hook",)) in oh and (5, ("up_and_down",)) in oh and (5, ("one_hand",)) in oh and len(oh) == 20
+
+
+@pytest.mark.parametrize("path", FILES)
+def test_ids_play_every_game_exactly_as_the_engine(path):
+    """In one random game with the fewest players and one with the most and every variant: the
+    legal ids are the engine's legal actions one for one (texts alike), and taking an id does what
+    taking its engine action does. (The OpenSpiel tests play every configuration by ids.)"""
+    configs = configurations(ROOT / path)
+    for players, variants in {configs[0], configs[-1]}:
+        _play_by_ids(path, players, variants)
+
+
+def _play_by_ids(path, players, variants):
+    game = engine_game(ROOT / path, players=players, variants=variants)
+    space = ActionSpace(game, BOUNDS.get(path))
+    rng = random.Random(players * 7 + len(variants))
+    table = Table(space, game.new_initial_state(seed=rng.randrange(1000)))
+    twin = game.new_initial_state(seed=table.state.seed)
+    steps = 0
+    while not table.is_terminal():
+        ids = table.legal_ids()
+        assert ids == sorted(set(ids)) and all(0 <= i < space.num_actions for i in ids)
+        legal = twin.legal_actions()
+        grp = table.group()
+        if not grp.subset:
+            assert len(ids) == len(legal)
+            if game.program.decisions[twin.pending[1]].unique_texts:
+                assert sorted(space.text(i) for i in ids) == sorted(map(str, legal))
+            pick = rng.choice(ids)
+            index = table.action_index(pick)
+            table.apply_id(pick)
+            twin.apply_action(index)
+        else:                       # a subset: element by element, then done
+            index = rng.randrange(len(legal))
+            for a in table.id_of(index):
+                assert a in table.legal_ids()
+                table.apply_id(a)
+            twin.apply_action(index)
+        assert table.state == twin, f"{path} with {players} players {variants}"
+        steps += 1
+    assert steps > 10 and table.state.returns() == twin.returns()
+
+
+def test_a_number_range_that_changes_during_the_game_is_a_clear_error():
+    game = load_game(ROOT / "examples/oh_hell.rules", players=4)
+    with pytest.raises(BridgeError) as e:
+        ActionSpace(game)
+    msg = str(e.value)
+    assert "oh_hell.rules:116" in msg and "'bid'" in msg and "0 to hand_size" in msg
+    assert "number_bounds={'bid': (low, high)}" in msg and "fixed ends" in msg
+    space = ActionSpace(game, {"bid": (0, 10)})
+    assert [space.text(space.groups[space.group_of[0]].offset + i) for i in range(3)] == ["bid 0", "bid 1", "bid 2"]
+
+
+def test_a_number_outside_the_bounds_given_is_a_clear_error():
+    game = load_game(ROOT / "examples/oh_hell.rules", players=3)
+    space = ActionSpace(game, {"bid": (0, 2)})     # too narrow: the first round deals 10 cards
+    table = Table(space, game.new_initial_state(seed=1))
+    with pytest.raises(BridgeError, match=r"offers 3, which its action ids do not cover; pass number_bounds"):
+        table.legal_ids()
+
+
+def test_fixed_ranges_constants_and_literal_texts_are_worked_out_from_the_file():
+    game = make("""
+        const most = 2 * players - 1
+        flow:
+            player 1 chooses n from 1 to most where n != 2 as "call"
+            player 1 chooses m from [5, 7] as "pick"
+            player 2 chooses t from ["high", "low"] as "say"
+            player 2 chooses f from [yes, no] as "fold?"
+            player 2 chooses s from Suit as "name"
+    """)
+    space = ActionSpace(game)
+    texts = [space.text(i) for i in range(space.num_actions)]
+    assert texts == ["call 1", "call 2", "call 3", "pick 5", "pick 7", "say high", "say low",
+                     "fold? yes", "fold? no", "name Red", "name Green"]
+
+
+def test_a_text_computed_during_the_game_is_a_clear_error():
+    game = make("""
+        flow:
+            player 1 chooses t from ["round {round}", "never"] as "say"
+    """)
+    with pytest.raises(BridgeError, match=r"t.rules:\d+:\d+: the decision 'say' .* chooses a text computed during the game"):
+        ActionSpace(game)
+
+
+def test_card_kinds_that_read_alike_are_told_apart():
+    header = """
+game "Coins"
+players 2
+cards:
+    name: text
+    points: number
+    shown as "{name}"
+    2 x {name: "Coin", points: 1}
+    1 x {name: "Coin", points: 5}
+zone deck: facedown
+zone hand per player: owner
+"""
+    game = load_game_text(header + "flow:\n    move every card to player 1.hand\n"
+                          "    player 1 chooses c from player 1.hand as \"play\"\n", 2, path="c.rules")
+    space = ActionSpace(game)
+    assert [space.text(i) for i in range(space.num_actions)] == ["play Coin (kind 1)", "play Coin (kind 2)"]
+    table = Table(space, game.new_initial_state(seed=0))
+    assert table.legal_ids() == [0, 1]        # the two interchangeable 1-point coins are one option
+
+
+def test_groups_share_ids_between_decisions_with_the_same_label():
+    game = load_game(ROOT / "games/magic_shop.rules", players=4)
+    space = ActionSpace(game)
+    plays = [d for d, dec in enumerate(game.program.decisions) if dec.label == "play"]
+    assert len(plays) == 2 and space.group_of[plays[0]] == space.group_of[plays[1]]
+    grp = space.groups[space.group_of[plays[0]]]
+    assert len(grp.keys) == 45 and grp.texts[0] == "play Eye 0"
+    assert space.num_actions == sum(len(g.keys) for g in space.groups)
+
+
+def _to_buy(seed: int):
+    game = load_game(ROOT / "games/gachapon.rules", players=3)
+    space = ActionSpace(game)
+    rng = random.Random(seed)
+    table = Table(space, game.new_initial_state(seed=seed))
+    while not (table.group() and table.group().subset):
+        table.apply_id(rng.choice(table.legal_ids()))
+    return game, space, table
+
+
+def test_a_subset_is_chosen_one_element_at_a_time_in_one_order():
+    game, space, table = _to_buy(3)
+    grp = table.group()
+    done = grp.offset + len(grp.keys) - 1
+    options = table.state.pending[2]
+    first = table.legal_ids()
+    assert done not in first                 # 'such that size(got) >= 1': the empty subset is no choice
+    assert all(space.text(i).startswith("buy: add ") for i in first)
+    pick = max(first)                        # the last element in id order: nothing may follow it
+    table.apply_id(pick)
+    assert table.partial and table.state.pending is not None
+    assert all(i >= pick for i in table.legal_ids())
+    assert done in table.legal_ids()
+    before = len(table.state.history())
+    table.apply_id(done)
+    assert table.partial == () and len(table.state.history()) == before + 1
+    chosen = table.state.history()[-1]
+    assert chosen == "buy " + space.class_names[grp.keys[pick - grp.offset]]
+    assert len(options) > 1
+
+
+def test_a_subset_in_progress_is_part_of_the_tensor():
+    game, space, table = _to_buy(3)
+    enc = Encoder(space)
+    seat = table.current_player()
+    before = enc.split(enc.tensor(table, seat))["subset"].copy()
+    table.apply_id(table.legal_ids()[0])
+    after = enc.split(enc.tensor(table, seat))["subset"]
+    assert before.sum() == 0 and after.sum() == 1
+
+
+@pytest.mark.parametrize("path", ["games/magic_shop.rules", "games/magi.rules", "games/gachapon.rules"])
+def test_the_tensor_shows_nothing_the_seat_may_not_see(path):
+    """Deal the cards a seat cannot see again (observe.resample): its tensor must not change;
+    another seat's tensor, which sees other cards, does."""
+    game = load_game(ROOT / path)
+    space = ActionSpace(game)
+    enc = Encoder(space)
+    rng = random.Random(5)
+    table = Table(space, game.new_initial_state(seed=5))
+    changed = 0
+    for step in range(60):
+        if table.is_terminal():
+            break
+        for seat in range(game.players):
+            other = Table(space, resample(table.state, seat, random.Random(step)), table.partial)
+            mine = enc.tensor(table, seat)
+            assert np.array_equal(mine, enc.tensor(other, seat)), f"seat {seat} sees a hidden card at step {step}"
+            theirs = (seat + 1) % game.players
+            changed += not np.array_equal(enc.tensor(table, theirs), enc.tensor(other, theirs))
+        table.apply_id(rng.choice(table.legal_ids()))
+    assert changed > 0
+
+
+def test_the_tensor_layout_and_its_contents():
+    game = load_game(ROOT / "games/magic_shop.rules", players=4)
+    space = ActionSpace(game)
+    enc = Encoder(space)
+    assert enc.size == sum(int(np.prod(s)) for _, s in enc.layout) == 2571   # The Magic Shop at 4 players (its face_up_bid column since issue 21)
+    table = Table(space, game.new_initial_state(seed=2))
+    seat = table.current_player()
+    parts = enc.split(enc.tensor(table, seat))
+    hand_slot = len(enc.shared) + [f for f, _ in enc.families].index("hand") * game.players   # own hand
+    hand = table.state.z[game.program.families["hand"] + seat]
+    assert parts["cards"][:, hand_slot].sum() == len(hand) == parts["sizes"][hand_slot]
+    for c in hand:
+        assert parts["cards"][space.card_class[c], hand_slot] == 1
+    assert parts["cards"].sum() == len(game.program.card_names)     # every card: seen somewhere or unseen
+    assert parts["to_move"][0] == 1                                  # relative seat 0: the seat itself
+    assert parts["decision"][space.group_of[table.state.pending[1]]] == 1
+    other = enc.split(enc.tensor(table, (seat + 1) % 4))
+    assert other["to_move"][3] == 1                                  # I sit 3 seats on from it
+    assert other["cards"][:, hand_slot + 3].sum() == 0 and other["sizes"][hand_slot + 3] == len(hand)
+
+
+def test_a_label_that_shows_the_option_is_the_whole_text():
+    game = make("""
+        flow:
+            move every card to player 1.hand
+            player 1 chooses c from player 1.hand as "lay {c} face down"
+            player 2 chooses s from Suit as "call {s} trumps"
+    """)
+    space = ActionSpace(game)
+    texts = [space.text(i) for i in range(space.num_actions)]
+    assert texts[0] == "lay Red 1 face down" and texts[-2:] == ["call Red trumps", "call Green trumps"]
+    table = Table(space, game.new_initial_state(seed=0))
+    assert sorted(space.text(i) for i in table.legal_ids()) == sorted(map(str, table.state.legal_actions()))
+
+
+def test_a_choice_block_gives_ids_to_its_pick_and_its_named_moves():
+    game = make("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            repeat 3 times:
+                for p in players:
+                    p chooses:
+                        "draw" if size(deck) > 0:
+                            move top(deck) to p.hand
+                        c from p.hand as "play":
+                            move c to pile
+                        "pass":
+                            pass
+            end game
+    """)
+    space = ActionSpace(game)
+    texts = [space.text(i) for i in range(space.num_actions)]
+    assert texts == [f"play {s} {r}" for s in ("Red", "Green") for r in (1, 2, 3)] + ["draw", "pass"]
+    rng = random.Random(2)
+    table = Table(space, game.new_initial_state(seed=4))
+    twin = game.new_initial_state(seed=4)
+    while not table.is_terminal():
+        ids = table.legal_ids()
+        assert sorted(space.text(i) for i in ids) == sorted(map(str, twin.legal_actions()))
+        pick = rng.choice(ids)
+        twin.apply_action(space.text(pick))
+        table.apply_id(pick)
+        assert table.state == twin

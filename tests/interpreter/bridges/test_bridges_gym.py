@@ -1,0 +1,105 @@
+"""The Gymnasium bridge: Gymnasium's env checker on every shipped game, with rulesrun bots in the
+other seats; the learning example runs."""
+import io
+import warnings
+from contextlib import redirect_stdout
+
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium", reason="Gymnasium is not installed (pip install 'rulesrun[gym]')")
+
+import numpy as np  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from rulesrun.interpreter.bridges import BridgeError  # noqa: E402
+from rulesrun.interpreter.bridges.gym import ENV_ID, RulesGymEnv  # noqa: E402
+
+from tests.support import ROOT  # noqa: E402
+
+
+@pytest.mark.parametrize("path,opponents", [("games/magic_shop.rules", "greedy"),
+                                            ("games/gachapon.rules", "random"),
+                                            ("games/magi.rules", "ismcts:5")])
+def test_check_env(path, opponents):
+    env = RulesGymEnv(ROOT / path, opponents=opponents)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env, skip_render_check=True)
+    # only the advice about open bounds (the tensor holds the file's scores as they are)
+    assert all("infinity" in str(w.message) for w in caught), [str(w.message) for w in caught]
+
+
+def test_an_episode_is_the_seats_decisions_and_ends_with_its_returns():
+    env = RulesGymEnv(ROOT / "games/magic_shop.rules", players=3, seat=1, opponents=["random", "greedy"])
+    obs, info = env.reset(seed=3)
+    assert env.table.state.current_player() == 1
+    assert obs["action_mask"].sum() == len(info["legal"]) > 0
+    rng = np.random.default_rng(1)
+    steps, reward, done = 0, 0.0, False
+    while not done:
+        assert env.table.state.current_player() == 1
+        obs, reward, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert not truncated
+        steps += 1
+    assert steps > 20 and reward == float(env.table.state.returns()[1]) == float(info["returns"][1])
+    assert obs["action_mask"].sum() == 0
+
+
+def test_same_seed_same_game():
+    a = RulesGymEnv(ROOT / "games/gachapon.rules", players=3, opponents="random")
+    b = RulesGymEnv(ROOT / "games/gachapon.rules", players=3, opponents="random")
+    for env in (a, b):
+        env.reset(seed=5)
+        env.action_space.seed(5)
+    for _ in range(30):
+        oa, ob = a._obs(), b._obs()
+        assert np.array_equal(oa["observation"], ob["observation"])
+        if a.table.is_terminal():
+            break
+        act = a.action_space.sample(oa["action_mask"])
+        a.step(act)
+        b.step(act)
+    assert a.table.state == b.table.state
+
+
+def test_an_illegal_action_is_not_taken():
+    env = RulesGymEnv(ROOT / "games/magic_shop.rules", players=3, illegal_reward=-2.0)
+    obs, _ = env.reset(seed=1)
+    before = env.table.state.clone()
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs2, reward, done, _, info = env.step(bad)
+    assert reward == -2.0 and not done and info["illegal_action"]
+    assert env.table.state == before and np.array_equal(obs2["observation"], obs["observation"])
+
+
+def test_bad_settings_are_clear_errors():
+    with pytest.raises(BridgeError, match="seat 5 is not a seat of a 3-player game"):
+        RulesGymEnv(ROOT / "games/magic_shop.rules", players=3, seat=5)
+    with pytest.raises(BridgeError, match="opponents names 1 seats, but the game has 2 other seats"):
+        RulesGymEnv(ROOT / "games/magic_shop.rules", players=3, opponents=["random"])
+    with pytest.raises(ValueError, match="unknown seat kind"):
+        RulesGymEnv(ROOT / "games/magic_shop.rules", players=3, opponents="clever")
+
+
+def test_made_by_id():
+    env = gymnasium.make(ENV_ID, path=str(ROOT / "games/magic_shop.rules"), players=3, opponents="random")
+    obs, info = env.reset(seed=2)
+    assert env.action_space.n == 153 and obs["observation"].shape == (1618,)   # Magic Shop has a face_up_bid column since issue 21
+
+
+def test_the_learning_example_runs_and_reports_win_rates(tmp_path):
+    pytest.importorskip("matplotlib", reason="the plot needs matplotlib (pip install 'rulesrun[plot]')")
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("learn_magic_shop", ROOT / "examples/learn_magic_shop.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = io.StringIO()
+    plot = tmp_path / "plot.png"
+    with redirect_stdout(out):
+        assert mod.main(["--games", "20", "--block", "10", "--plot", str(plot)]) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("random player's win rate over 10 games: ")
+    rows = [line.split() for line in lines if line.strip() and line.split()[0].isdigit()]
+    assert [r[0] for r in rows] == ["10", "20"] and all(0.0 <= float(r[1]) <= 1.0 for r in rows)
+    assert "learned policy (greedy) over 10 fresh games" in lines[-2]
+    assert plot.stat().st_size > 1000

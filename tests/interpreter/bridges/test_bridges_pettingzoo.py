@@ -1,0 +1,66 @@
+"""The PettingZoo bridge: PettingZoo's own API and seed tests on every shipped game, at every
+player count and variant."""
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="PettingZoo is not installed (pip install 'rulesrun[pettingzoo]')")
+
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from rulesrun.interpreter.bridges import BridgeError, configurations  # noqa: E402
+from rulesrun.interpreter.bridges.pettingzoo import env, raw_env  # noqa: E402
+
+from tests.support import ROOT  # noqa: E402
+SHIPPED = ["games/magic_shop.rules", "games/gachapon.rules", "games/magi.rules"]
+
+
+@pytest.mark.filterwarnings("ignore")      # PettingZoo's advice about Dict observations (as its own card games)
+@pytest.mark.parametrize("path", SHIPPED)
+def test_api_and_seed_tests_at_every_player_count_and_variant(path):
+    """Long enough to cross several decisions of every kind; the first configuration of each file
+    is played to its end (PettingZoo's default number of cycles)."""
+    for i, (players, variants) in enumerate(configurations(ROOT / path)):
+        cycles = 1000 if i == 0 else 60
+        try:
+            api_test(env(ROOT / path, players, variants), num_cycles=cycles)
+            seed_test(lambda: env(ROOT / path, players, variants), num_cycles=cycles)
+        except Exception as e:
+            raise AssertionError(f"{path}, {players} players, variants {variants}: {e}") from e
+
+
+def test_a_game_played_through_the_env_ends_with_the_files_returns():
+    e = raw_env(ROOT / "games/gachapon.rules", 3)
+    e.reset(seed=11)
+    rng = np.random.default_rng(0)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        total[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert info["legal"] and len(info["legal"]) == mask.sum()
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+    state = e.table.state
+    assert state.is_terminal()
+    assert [total[a] for a in e.possible_agents] == [float(x) for x in state.returns()]
+
+
+def test_seeds_deal_games_and_only_the_mover_has_a_mask():
+    a, b = raw_env(ROOT / "games/magic_shop.rules", 4), raw_env(ROOT / "games/magic_shop.rules", 4)
+    a.reset(seed=1)
+    b.reset(seed=2)
+    mover = a.agent_selection
+    assert not np.array_equal(a.observe(mover)["observation"], b.observe(mover)["observation"])
+    for agent in a.possible_agents:
+        assert a.observe(agent)["action_mask"].any() == (agent == mover)
+
+
+def test_an_illegal_action_is_a_clear_error():
+    e = raw_env(ROOT / "games/magic_shop.rules", 3)
+    e.reset(seed=1)
+    bad = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(BridgeError, match=r"player_\d: action id \d+ \(.*\) is not legal now"):
+        e.step(bad)
