@@ -18,15 +18,15 @@ import json
 import random
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from rulesrun.interpreter import TERMINAL, GameError, State, load_game
 
 from tests.support import check_cards, check_clone, check_json, strings  # noqa: F401
+from tests.support import ROOT
 
-RULES = Path(__file__).resolve().parent.parent / "games" / "magi.rules"
+RULES = ROOT / "games" / "magi.rules"
 GAMES = {4: 60, 5: 55, 6: 50, 7: 45, 8: 40}       # per player count, half of them with Catastrophe
 EAGER = (0.0, 0.6, 0.9)  # how often a player picks a play (or a "yes") when it can: 0 is uniform
 DEEP_EVERY = 6

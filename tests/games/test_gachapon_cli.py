@@ -3,11 +3,10 @@ count the game is not for, an unknown variant) answered with a clear message and
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 RULESRUN = ROOT / ".venv" / "bin" / "rulesrun"
 GACHAPON = "games/gachapon.rules"
 

@@ -18,15 +18,15 @@ import json
 import random
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from rulesrun.interpreter import TERMINAL, GameError, State, load_game
 
 from tests.support import check_cards, check_clone, check_json, strings  # noqa: F401
+from tests.support import ROOT
 
-RULES = Path(__file__).resolve().parent.parent / "games" / "gachapon.rules"
+RULES = ROOT / "games" / "gachapon.rules"
 GAMES_PER_COUNT = 110
 DEEP_EVERY = 5
 DEEP_MOMENTS = 3

@@ -16,15 +16,15 @@ import json
 import random
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from rulesrun.interpreter import TERMINAL, GameError, State, load_game
 
 from tests.support import check_cards, check_clone, check_json, strings  # noqa: F401
+from tests.support import ROOT
 
-RULES = Path(__file__).resolve().parent.parent / "games" / "magic_shop.rules"
+RULES = ROOT / "games" / "magic_shop.rules"
 GAMES_PER_COUNT = 200
 DEEP_EVERY = 4           # every 4th game gets the dear checks ...
 DEEP_MOMENTS = 4         # ... at this many seeded moments, and JSON round trips at its end

@@ -12,13 +12,12 @@ import os
 import random
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.reference.magic_shop import NAMES, MagicShop, SUITS  # noqa: E402

@@ -17,7 +17,7 @@ import pytest
 
 from rulesrun.interpreter.cli.main import DEFAULT_BOT
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 MAGI = "games/magi.rules"
 
 

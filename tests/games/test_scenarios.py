@@ -61,8 +61,8 @@ import yaml
 
 from rulesrun.interpreter import GameError, State, load_game
 
-ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+from tests.support import ROOT  # noqa: E402
+SCENARIOS = ROOT / "tests" / "scenarios"
 FILES = sorted(SCENARIOS.glob("*/*.yaml"))
 
 TOP_KEYS = {"rule", "rules", "players", "variants", "params", "seed", "stack", "hands", "deals", "hands_zone",
