@@ -4,13 +4,12 @@ lasts, and the durak."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from rulesrun.interpreter import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

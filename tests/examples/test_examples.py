@@ -14,7 +14,7 @@ import pytest
 from rulesrun.interpreter import load_game
 from rulesrun.interpreter.runtime.engine import State
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 EXAMPLES = ROOT / "examples"
 RULES = sorted(EXAMPLES.glob("*.rules"))
 GAMES_PER_COUNT = 20
