@@ -310,7 +310,7 @@ def test_random_games_with_teams_replay_and_round_trip():
 def test_rulesrun_check_passes_on_the_partnership_games(tmp_path, capsys):
     """The property tests (leaks, resampling, clones, JSON, replays) hold with team state and p.team."""
     from rulesrun.interpreter.cli.main import main
-    from tests.test_docs import _files
+    from tests.docs.test_docs import _files
     for name, text in (("partners.rules", _files()["partners.rules"]), ("pick.rules", PICK)):
         (tmp_path / name).write_text(text, encoding="utf-8")
         code = main(["check", str(tmp_path / name), "--players", "4", "--games", "8", "--no-coverage"])

@@ -27,14 +27,13 @@ import re
 import shlex
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
 from rulesrun.dsl import RulesError, parse_text
 from rulesrun.interpreter import load_game_text
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 DOC = ROOT / "docs" / "language.md"
 
 FENCE = re.compile(r"^```([\w-]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
