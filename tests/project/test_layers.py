@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT  # noqa: E402
 LINT = Path(sys.executable).with_name("lint-imports")
 # where each installed package comes from (pyproject.toml [tool.setuptools.package-dir])
 MAPPING = {"rulesrun": "interpreter/api", "rulesrun/dsl": "dsl", "rulesrun/interpreter": "interpreter",
