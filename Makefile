@@ -37,7 +37,7 @@ install: $(STAMP)
 play: $(STAMP)
 	@$(BIN)/rulesrun $(GAME) $(if $(PLAYERS),--players $(PLAYERS),$(if $(filter magi,$(GAME)),--players 4)) $(ARGS) || [ $$? -eq 1 ]
 
-# The tests run on every core (pytest-xdist); tests/test_layers.py runs lint-imports (.importlinter).
+# The tests run on every core (pytest-xdist); tests/project/test_layers.py runs lint-imports (.importlinter).
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto
 

@@ -25,7 +25,7 @@ zone hand per player: owner
 
 
 def make(body: str, players: int = 2, variants=(), header: str = HEADER):
-    # constructs one by one, not secrets: leaks are allowed here (tests/test_infoflow.py checks them)
+    # constructs one by one, not secrets: leaks are allowed here (tests/dsl/analysis/test_infoflow.py checks them)
     return load_game_text(header + textwrap.dedent(body), players, variants, path="t.rules", allow_leaks=True)
 
 

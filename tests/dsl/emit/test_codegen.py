@@ -19,7 +19,7 @@ player state got: number = 0
 
 
 def make(body: str, players: int = 2):
-    # these rules test code generation, not secrets: leaks are allowed (tests/test_infoflow.py)
+    # these rules test code generation, not secrets: leaks are allowed (tests/dsl/analysis/test_infoflow.py)
     return load_game_text(HEADER + textwrap.dedent(body), players, path="t.rules", allow_leaks=True)
 
 

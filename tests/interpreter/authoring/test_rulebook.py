@@ -3,7 +3,7 @@
 The three shipped games' rulebooks are golden files in tests/golden/rulebook/: a change to the
 rulebook shows up as a diff. To accept a change, regenerate them:
 
-    RULESRUN_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_rulebook.py
+    RULESRUN_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/interpreter/authoring/test_rulebook.py
 """
 from __future__ import annotations
 

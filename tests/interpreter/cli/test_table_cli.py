@@ -134,7 +134,7 @@ def test_every_readme_command_works_as_printed(tmp_path):
         words = [w for x in words for w in (sorted(str(p.relative_to(tmp_path)) for p in tmp_path.glob(x))
                                             if "*" in x else [x])]
         if words[1:2] in (["serve"], ["lsp"]):
-            continue    # servers run until stopped: tests/test_web*.py and tests/test_lsp.py start them
+            continue    # servers run until stopped: tests/interpreter/web/test_web*.py and tests/interpreter/authoring/test_lsp.py start them
         if words[1:2] == ["check"]:
             words += ["--games", "2", "--players", "3"]
         if words[1:2] == ["simulate"]:

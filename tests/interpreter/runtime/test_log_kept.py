@@ -1,6 +1,6 @@
 """``State.log`` keeps the texts it made (interpreter/runtime/engine.py): a REPL, a table, a bot or a test that
 reads the log at every step makes only the new announcements' texts, not the whole log again
-(tests/test_equivalence.py's longest game took 213 s for that, 8 s now). The log it gives is
+(tests/dsl/test_equivalence.py's longest game took 213 s for that, 8 s now). The log it gives is
 always what making it afresh gives."""
 from __future__ import annotations
 
