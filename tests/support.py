@@ -108,3 +108,42 @@ def wins(game, seats: list, games: int = 40) -> list:
             s.apply_action(bots[s.current_player()].choose(s))
         total = [t + (r > 0) for t, r in zip(total, s.returns())]
     return total
+
+
+# ── Tiny games: the rules texts the tests of one construct write inline ─────────────────────────
+def tiny_header(title: str = "Test", players: str | int = "2 to 4", suits: str = "Red, Green, Blue",
+                ranks: int = 4, shown: str = "{suit} {rank}",
+                zones: tuple = ("deck: facedown", "pile: public", "hand per player: owner"),
+                extra: str = "") -> str:
+    """The opening of a tiny rules text: the game's name and players, one card a suit and rank
+    (from 1 to ``ranks``) shown as ``shown``, the zones in this order, then ``extra`` (state,
+    defines). It starts with a blank line, so that the body's first line is the header's last + 1."""
+    return (f'\ngame "{title}"\nplayers {players}\nkind Suit: {suits}\ncards:\n    suit: Suit\n'
+            f'    rank: number\n    shown as "{shown}"\n    for suit in Suit, rank in 1 to {ranks}\n'
+            + "".join(f"zone {z}\n" for z in zones) + textwrap.dedent(extra))
+
+
+# Three suits of four ranks, a deck, a pile and a hand each, for 2 to 4 players.
+TINY = tiny_header()
+
+
+def tiny_game(body: str = "", players: int = 2, *, header: str = TINY, variants=(), path: str = "t.rules",
+              allow_leaks: bool = True):
+    """The game of ``header`` followed by ``body`` (dedented), compiled for ``players``. Leaks are
+    allowed by default: most tiny games test a construct, not secrets (the leak check has tests
+    of its own)."""
+    from rulesrun.interpreter import load_game_text
+    return load_game_text(header + textwrap.dedent(body), players, tuple(variants), path=path,
+                          allow_leaks=allow_leaks)
+
+
+def feed(lines):
+    """A ``readline`` for the REPL that gives ``lines`` one by one, then EOFError (the end of input)."""
+    it = iter(lines)
+
+    def readline():
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+    return readline

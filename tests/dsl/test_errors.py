@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from rulesrun import dsl
 from rulesrun.dsl import RulesError, RulesRuntimeError
 from rulesrun.dsl.errors import safe_text
-from rulesrun.interpreter import load_game_text
 
 from tests.support import ROOT  # noqa: E402
+from tests.support import tiny_game
 
 # Line numbers of MINI, for reading the expected positions below.
 MINI = '''\
@@ -73,7 +73,7 @@ def stmt(*lines: str) -> str:
 
 
 def load(text: str, players: int = 2, variants=()):
-    return load_game_text(text, players=players, variants=tuple(variants), path="t.rules")
+    return tiny_game(text, players, header="", variants=variants, allow_leaks=False)
 
 
 def error_of(text: str, players: int = 2, variants=()) -> RulesError:

@@ -2,31 +2,19 @@
 from __future__ import annotations
 
 import json
-import textwrap
 
 import pytest
 
 from rulesrun.dsl import RulesError, RulesRuntimeError
 from rulesrun.interpreter import GameError, State, load_game_text
+from tests.support import TINY, tiny_game
 
-HEADER = """
-game "Test"
-players 2 to 4
-kind Suit: Red, Green, Blue
-cards:
-    suit: Suit
-    rank: number
-    shown as "{suit} {rank}"
-    for suit in Suit, rank in 1 to 4
-zone deck: facedown
-zone pile: public
-zone hand per player: owner
-"""
+HEADER = TINY
 
 
 def make(body: str, players: int = 2, variants=(), header: str = HEADER):
     # constructs one by one, not secrets: leaks are allowed here (tests/dsl/analysis/test_infoflow.py checks them)
-    return load_game_text(header + textwrap.dedent(body), players, variants, path="t.rules", allow_leaks=True)
+    return tiny_game(body, players, header=header, variants=variants)
 
 
 def play(game, actions=(), seed=0, stack=None):

@@ -5,12 +5,11 @@ Gachapon needed one small change to the core: an error that says which variant s
 built from existing constructs; those tests pin down the uses the game depends on."""
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
 from rulesrun.dsl import RulesError
-from rulesrun.interpreter import load_game_text
+from tests.support import tiny_game
 
 HEADER = """
 game "Capsules"
@@ -34,7 +33,7 @@ zone bought per player: public
 
 
 def make(body: str, players: int = 2, variants=()):
-    return load_game_text(HEADER + textwrap.dedent(body), players, variants, path="t.rules", allow_leaks=True)
+    return tiny_game(body, players, header=HEADER, variants=variants)
 
 
 def test_a_variant_that_sets_the_player_count_is_named_in_the_error():

@@ -15,11 +15,11 @@ to the language that would break Magi shows up here, small and named:
 """
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
-from rulesrun.interpreter import GameError, load_game_text
+from rulesrun.interpreter import GameError
+from tests.support import tiny_game
 
 HEADER = """
 game "Colours"
@@ -42,7 +42,7 @@ zone hand per player: owner
 
 
 def make(body: str, variants=(), players: int = 4):
-    return load_game_text(HEADER + textwrap.dedent(body), players, variants, path="t.rules", allow_leaks=True)
+    return tiny_game(body, players, header=HEADER, variants=variants)
 
 
 def test_a_variant_replacing_a_const_changes_the_defines_that_read_it():

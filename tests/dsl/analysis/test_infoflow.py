@@ -10,23 +10,13 @@ from rulesrun.dsl import RulesError, parse_text
 from rulesrun.dsl.compiler import compile_rules
 from rulesrun.interpreter import load_game_text
 from rulesrun.interpreter.cli.main import main
+from tests.support import tiny_header
 
-HEADER = textwrap.dedent("""
-    game "Leaks"
-    players 2
-    kind Suit: Red, Blue
-    cards:
-        suit: Suit
-        rank: number
-        shown as "{suit} {rank}"
-        for suit in Suit, rank in 1 to 3
-    zone deck: facedown
-    zone pile: public
-    zone hand per player: owner
-    zone passing per player: owner
+HEADER = tiny_header("Leaks", 2, "Red, Blue", 3, zones=("deck: facedown", "pile: public", "hand per player: owner",
+                                                      "passing per player: owner"), extra="""
     player state total: number = 0
     player state secret_total: number = 0, owner
-""")
+""".lstrip("\n"))
 
 
 def compile_text(body: str, allow_leaks: bool = False):

@@ -4,38 +4,27 @@ worked out once, a pure key remembered per program), and the errors for its misu
 from __future__ import annotations
 
 import itertools
-import textwrap
 
 import pytest
 
 from rulesrun.dsl import RulesError
 from rulesrun.dsl.emit import combos
-from rulesrun.interpreter import load_game_text
 from tests.support import ROOT
+from tests.support import tiny_game, tiny_header
 
-HEADER = """
-game "Beats"
-players 2
-kind Suit: Diamonds, Clubs, Hearts, Spades
-cards:
-    suit: Suit
-    rank: number
-    shown as "{rank} {suit}"
-    for suit in Suit, rank in 1 to 13
-zone deck: facedown
-zone hand per player: owner
-zone pile: public
-state bonus: number = 0
-state answer: yes/no = no
-define one_rank(s) = same(c.rank for c in s)
-define rank_of(s) = leading(c.rank for c in s)
-define top_rank(s) = max(c.rank for c in s)
-define four(s) = size(s) == 4 and one_rank(s)
-"""
+HEADER = tiny_header("Beats", 2, "Diamonds, Clubs, Hearts, Spades", 13, "{rank} {suit}",
+                     ("deck: facedown", "hand per player: owner", "pile: public"), """
+    state bonus: number = 0
+    state answer: yes/no = no
+    define one_rank(s) = same(c.rank for c in s)
+    define rank_of(s) = leading(c.rank for c in s)
+    define top_rank(s) = max(c.rank for c in s)
+    define four(s) = size(s) == 4 and one_rank(s)
+""".lstrip("\n"))
 
 
 def make(body: str):
-    return load_game_text(HEADER + textwrap.dedent(body), 2, path="t.rules", allow_leaks=True)
+    return tiny_game(body, header=HEADER)
 
 
 def options(state):

@@ -11,7 +11,8 @@ from rulesrun.dsl import RulesError
 from rulesrun.interpreter import State, load_game_text
 from rulesrun.interpreter.runtime.observe import resample
 from rulesrun.interpreter.runtime.engine import RulesRuntimeError
-from tests.dsl.test_language import HEADER, make
+from tests.dsl.test_language import make
+from tests.support import TINY as HEADER, tiny_game
 
 BLOCK = """
 state drawn: yes/no = no
@@ -297,7 +298,7 @@ def test_a_returned_secret_is_still_a_secret_to_the_leak_check():
             end game
     """
     with pytest.raises(RulesError) as err:
-        load_game_text(HEADER + textwrap.dedent(body), 2, path="t.rules")
+        tiny_game(body, header=HEADER, allow_leaks=False)
     assert "a card chosen from each player's hand" in err.value.message
     game = load_game_text(HEADER + textwrap.dedent(body.replace('            announce', '            move c to pile\n            announce')), 2, path="t.rules")
     assert game.program.players == 2       # moved to a public zone first: no leak

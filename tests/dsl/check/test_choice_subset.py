@@ -11,24 +11,13 @@ import textwrap
 import pytest
 
 from rulesrun.dsl import RulesError, RulesRuntimeError
-from rulesrun.interpreter import State, load_game_text
+from rulesrun.interpreter import State
 from rulesrun.interpreter.runtime.observe import resample
 from tests.support import ROOT
+from tests.support import tiny_game, tiny_header
 
-HEADER = """
-game "Climb"
-players 2
-kind Suit: Diamonds, Clubs, Hearts, Spades
-cards:
-    suit: Suit
-    rank: number
-    shown as "{rank}{suit}"
-    for suit in Suit, rank in 1 to 13
-zone deck: facedown
-zone hand per player: owner
-zone table: public
-state passes: number = 0
-"""
+HEADER = tiny_header("Climb", 2, "Diamonds, Clubs, Hearts, Spades", 13, "{rank}{suit}",
+                     ("deck: facedown", "hand per player: owner", "table: public"), "state passes: number = 0\n")
 
 # Two players climb: play a higher set of one rank, as many cards as the table, or pass.
 CLIMB = """
@@ -68,7 +57,7 @@ flow:
 
 
 def make(body: str, header: str = HEADER, allow_leaks: bool = True):
-    return load_game_text(header + textwrap.dedent(body), 2, path="t.rules", allow_leaks=allow_leaks)
+    return tiny_game(body, header=header, allow_leaks=allow_leaks)
 
 
 def texts(state) -> list[str]:

@@ -5,32 +5,19 @@ from __future__ import annotations
 
 import itertools
 import random
-import textwrap
 
 import pytest
 
 from rulesrun.dsl import RulesError, RulesRuntimeError
 from rulesrun.dsl.emit import combos
-from rulesrun.interpreter import load_game_text
+from tests.support import tiny_game, tiny_header
 
-HEADER = """
-game "Combos"
-players 2
-kind Suit: Diamonds, Clubs, Hearts, Spades
-cards:
-    suit: Suit
-    rank: number
-    shown as "{rank} {suit}"
-    for suit in Suit, rank in 1 to 13
-zone deck: facedown
-zone hand per player: owner
-zone pile: public
-state last: list of card = []
-"""
+HEADER = tiny_header("Combos", 2, "Diamonds, Clubs, Hearts, Spades", 13, "{rank} {suit}",
+                     ("deck: facedown", "hand per player: owner", "pile: public"), "state last: list of card = []\n")
 
 
 def make(body: str, header: str = HEADER):
-    return load_game_text(header + textwrap.dedent(body), 2, path="t.rules", allow_leaks=True)
+    return tiny_game(body, header=header)
 
 
 def hand_game(such: str, deal: int = 13, extra: str = ""):

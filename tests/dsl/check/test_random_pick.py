@@ -2,14 +2,14 @@
 stackable in tests, and errors for what cannot be picked."""
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
 from rulesrun.dsl import RulesError
-from rulesrun.interpreter import GameError, load_game_text
+from rulesrun.interpreter import GameError
 from rulesrun.interpreter.runtime.engine import RulesRuntimeError
-from tests.dsl.test_language import HEADER, make
+from tests.dsl.test_language import make
+from tests.support import TINY as HEADER, tiny_game
 
 BODY = """
 state dealer: player
@@ -94,5 +94,5 @@ def test_a_card_picked_at_random_from_a_hand_is_secret_to_the_leak_check():
             end game
     """
     with pytest.raises(RulesError) as err:
-        load_game_text(HEADER + textwrap.dedent(body), 2, path="t.rules")
+        tiny_game(body, header=HEADER, allow_leaks=False)
     assert "hand" in err.value.message and "cannot see" in err.value.message

@@ -7,7 +7,7 @@ import pytest
 
 from rulesrun.dsl import RulesError
 from rulesrun.interpreter import load_game_text
-from tests.dsl.test_language import HEADER
+from tests.support import TINY as HEADER
 
 BODY = textwrap.dedent("""
     state t: number = 0

@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 import json
-import textwrap
 
 import pytest
 
 from rulesrun.dsl import RulesRuntimeError
-from rulesrun.interpreter import State, load_game_text
-from tests.dsl.test_language import HEADER as LANGUAGE_HEADER
+from rulesrun.interpreter import State
+from tests.support import tiny_game, tiny_header
 
 # the small deck of the language tests, with two counters and one per player
-HEADER = LANGUAGE_HEADER.replace('players 2 to 4', 'players 2 to 3') + """state total: number = 0
-state turns: number = 0
-player state got: number = 0
-"""
+HEADER = tiny_header(players="2 to 3", extra="""
+    state total: number = 0
+    state turns: number = 0
+    player state got: number = 0
+""".lstrip("\n"))
 
 
 def make(body: str, players: int = 2):
     # these rules test code generation, not secrets: leaks are allowed (tests/dsl/analysis/test_infoflow.py)
-    return load_game_text(HEADER + textwrap.dedent(body), players, path="t.rules", allow_leaks=True)
+    return tiny_game(body, players, header=HEADER)
 
 
 def stacked(game, names: list):

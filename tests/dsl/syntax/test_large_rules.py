@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from rulesrun.dsl import RulesError
-from rulesrun.interpreter import load_game, load_game_text
-from tests.dsl.test_language import HEADER
+from rulesrun.interpreter import load_game
+from tests.support import TINY as HEADER, tiny_game
 
 LINES = HEADER.count("\n")
 
 
 def compile_body(body: str):
-    return load_game_text(HEADER + body, 2, path="t.rules")
+    return tiny_game(body, header=HEADER, allow_leaks=False)
 
 
 def test_a_long_chain_of_elifs_and_a_long_sum_compile():

@@ -7,13 +7,12 @@ time. The games are seeded, so the counts are fixed: the bounds are wide (chance
 """
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
 from rulesrun.interpreter import load_game_text
 from rulesrun.interpreter.bots.agents import make_agent
-from tests.support import small_game, wins
+from tests.support import small_game, tiny_game, wins
 
 DECK = """
 game "Guess"
@@ -119,7 +118,7 @@ ANNOUNCED = NUMBER_IN_A_LOCAL.replace('as "hide"\n', 'as "hide"\n    announce "P
 
 
 def _rate(rules: str, bot: str, games: int = 40) -> float:
-    g = load_game_text(textwrap.dedent(rules), 2, path="guess.rules")
+    g = tiny_game(rules, header="", path="guess.rules", allow_leaks=False)
     right = 0
     for seed in range(games):
         s = g.new_initial_state(seed=seed)
@@ -143,10 +142,10 @@ def test_a_bot_guesses_a_secret_at_chance_level(rules, bot):
 
 
 def test_the_compiler_knows_what_a_hidden_value_can_hold_and_the_types_in_frames():
-    g = load_game_text(textwrap.dedent(HIDDEN_NUMBER), 2, path="guess.rules")
+    g = tiny_game(HIDDEN_NUMBER, header="", path="guess.rules", allow_leaks=False)
     secret = next(v for v in g.program.player_vars if v.name == "secret")
     assert secret.domain == (0, 3)
-    g = load_game_text(textwrap.dedent(CARD_IN_A_LOCAL), 2, path="guess.rules")
+    g = tiny_game(CARD_IN_A_LOCAL, header="", path="guess.rules", allow_leaks=False)
     s = g.new_initial_state(seed=1)
     s.apply_action(s.legal_actions()[0])        # player 1 keeps a card: the local is in the frame
     proc, label, locals_ = s.frames[-1]
@@ -163,7 +162,7 @@ REVEALED_NUMBER = HIDDEN_NUMBER.replace('''    (player 1).secret = n
 def test_a_value_the_rules_reveal_is_kept_by_the_bots():
     """What the rules show (``reveal``) is not imagined afresh: the guess is right every time."""
     assert _rate(REVEALED_NUMBER, "greedy", games=20) == 1.0
-    g = load_game_text(textwrap.dedent(REVEALED_NUMBER), 2, path="guess.rules")
+    g = tiny_game(REVEALED_NUMBER, header="", path="guess.rules", allow_leaks=False)
     s = g.new_initial_state(seed=1)
     s.apply_action("hide 3")
     assert s.shown == {("pv", 1, 0): 3}
@@ -172,7 +171,7 @@ def test_a_value_the_rules_reveal_is_kept_by_the_bots():
 
 
 def _returns(rules: str, seats: list, games: int = 20) -> list:
-    return wins(load_game_text(textwrap.dedent(rules), 2, path="guess.rules"), seats, games)
+    return wins(tiny_game(rules, header="", path="guess.rules", allow_leaks=False), seats, games)
 
 
 @pytest.mark.parametrize("bot", ["greedy", "ismcts:30"])
@@ -188,7 +187,7 @@ def test_a_choice_the_rules_announce_is_kept_by_the_bots():
 def test_the_compiler_says_which_frame_locals_hold_whose_secret():
     """``Program.frame_secrets``: at the guess, the hidden number (the local ``n``) is the secret
     of the seat held in the frame's local ``p``, and can be 0 or 3; announced, it is no secret."""
-    g = load_game_text(textwrap.dedent(RECALL), 2, path="guess.rules")
+    g = tiny_game(RECALL, header="", path="guess.rules", allow_leaks=False)
     s = g.new_initial_state(seed=1)
     s.apply_action("hide 3")
     proc, label, locals_ = s.frames[-1]
@@ -196,14 +195,14 @@ def test_the_compiler_says_which_frame_locals_hold_whose_secret():
     assert locals_[i] == 3 and values == (0, 3)
     (k,) = knowers
     assert k[0] == "at" and locals_[k[1]] == 0         # player 1, held in the local p
-    g = load_game_text(textwrap.dedent(ANNOUNCED), 2, path="guess.rules")
+    g = tiny_game(ANNOUNCED, header="", path="guess.rules", allow_leaks=False)
     assert not any(g.program.frame_secrets)
 
 
 def test_resampling_for_the_seat_that_chose_keeps_the_value_and_for_another_draws_it():
     import random
     from rulesrun.interpreter.runtime.observe import resample
-    g = load_game_text(textwrap.dedent(NUMBER_IN_A_LOCAL), 2, path="guess.rules")
+    g = tiny_game(NUMBER_IN_A_LOCAL, header="", path="guess.rules", allow_leaks=False)
     s = g.new_initial_state(seed=1)
     s.apply_action("hide 3")
     proc, label, _ = s.frames[-1]

@@ -1,7 +1,6 @@
 """The bridges' shared core: integer action ids (actions.py) and observation tensors (encoding.py).
 Needs only numpy (any of the bridge extras, or the plot extra, brings it)."""
 import random
-import textwrap
 
 import pytest
 
@@ -14,6 +13,7 @@ from rulesrun.interpreter.runtime.observe import resample  # noqa: E402
 
 
 from tests.support import ROOT  # noqa: E402
+from tests.support import tiny_game, tiny_header
 FILES = ["games/magic_shop.rules", "games/gachapon.rules", "games/magi.rules", "examples/crazy_eights.rules",
          "examples/hearts.rules", "examples/oh_hell.rules", "examples/whist.rules"]
 BOUNDS = {"examples/oh_hell.rules": {"bid": (0, 10)}}   # its bids run to a hand size that changes
@@ -21,24 +21,11 @@ BOUNDS = {"examples/oh_hell.rules": {"bid": (0, 10)}}   # its bids run to a hand
 
 
 
-HEADER = """
-game "Test"
-players 2 to 3
-kind Suit: Red, Green
-cards:
-    suit: Suit
-    rank: number
-    shown as "{suit} {rank}"
-    for suit in Suit, rank in 1 to 3
-zone deck: facedown
-zone pile: public
-zone hand per player: owner
-state round: number = 0
-"""
+HEADER = tiny_header(players="2 to 3", suits="Red, Green", ranks=3, extra="state round: number = 0\n")
 
 
 def make(body: str, header: str = HEADER, players: int = 2):
-    return load_game_text(header + textwrap.dedent(body), players, path="t.rules")
+    return tiny_game(body, players, header=header, allow_leaks=False)
 
 
 def test_configurations_cover_every_player_count_and_variant():

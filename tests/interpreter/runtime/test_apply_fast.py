@@ -12,24 +12,12 @@ import pytest
 
 from rulesrun.dsl import RulesRuntimeError
 
-from rulesrun.interpreter import GameError, State, load_game, load_game_text
+from rulesrun.interpreter import GameError, State, load_game
 from rulesrun.interpreter.runtime.engine import STATE_FORMAT
 
 from tests.support import ROOT  # noqa: E402
-HEADER = """
-game "Test"
-players 2 to 3
-kind Suit: Red, Green, Blue
-cards:
-    suit: Suit
-    rank: number
-    shown as "{suit} {rank}"
-    for suit in Suit, rank in 1 to 4
-zone deck: facedown
-zone pile: public
-zone hand per player: owner
-state total: number = 0
-"""
+from tests.support import tiny_game, tiny_header
+HEADER = tiny_header(players="2 to 3", extra="state total: number = 0\n")
 # each player in turn plays a card from the hand, twice round: the same decision, the same seat
 PLAY = HEADER + textwrap.dedent("""
     flow:
@@ -46,7 +34,7 @@ PLAY = HEADER + textwrap.dedent("""
 
 
 def make(text: str = PLAY, players: int = 2):
-    return load_game_text(text, players, path="t.rules", allow_leaks=True)
+    return tiny_game(text, players, header="")
 
 
 def test_an_action_taken_before_is_refused_when_its_option_is_gone():

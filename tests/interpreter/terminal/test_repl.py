@@ -17,6 +17,7 @@ from rulesrun.interpreter.records.record import RecordError, make_record, open_r
 from rulesrun.interpreter.terminal.repl import Repl
 
 from tests.support import ROOT  # noqa: E402
+from tests.support import feed
 GAMES = sorted((ROOT / "games").glob("*.rules"))
 MAGIC = ROOT / "games" / "magic_shop.rules"
 EXE = Path(sys.executable).parent / "rulesrun"
@@ -29,15 +30,6 @@ def fewest_players(path: Path) -> int:
     return decl.low
 
 
-def feed(lines):
-    it = iter(lines)
-
-    def readline():
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-    return readline
 
 
 def run_repl(game, seats, seed, lines):

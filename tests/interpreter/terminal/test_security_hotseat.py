@@ -14,6 +14,7 @@ from rulesrun.interpreter import load_game, load_game_text
 from rulesrun.interpreter.terminal.hotseat import CLEAR_SCROLLBACK
 from rulesrun.interpreter.records.record import open_record
 from rulesrun.interpreter.terminal.repl import Repl, ReplayViewer
+from tests.support import feed
 
 EXE = Path(sys.executable).parent / "rulesrun"
 
@@ -52,15 +53,6 @@ flow:
 """
 
 
-def feed(lines):
-    it = iter(lines)
-
-    def readline():
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-    return readline
 
 
 def play(text, seats, seed, lines, interactive=None, folder=None):

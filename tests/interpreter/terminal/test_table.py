@@ -23,6 +23,7 @@ from rulesrun.interpreter.terminal.table import (
 )
 
 from tests.support import ROOT  # noqa: E402
+from tests.support import feed
 MAGI = ROOT / "games" / "magi.rules"
 SHOP = ROOT / "games" / "magic_shop.rules"
 GACHA = ROOT / "games" / "gachapon.rules"
@@ -35,15 +36,6 @@ def with_extra(prog, **extra):
     return SimpleNamespace(**{**{f.name: getattr(prog, f.name) for f in attrs.fields(type(prog))}, **extra})
 
 
-def feed(lines):
-    it = iter(lines)
-
-    def readline():
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-    return readline
 
 
 def play(path, players, seats, seed, lines, interactive=None, **kw):

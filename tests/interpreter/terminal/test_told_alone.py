@@ -10,19 +10,11 @@ from rulesrun.interpreter import load_game_text
 from rulesrun.interpreter.records.record import make_record
 from rulesrun.interpreter.terminal.repl import Repl, ReplayViewer, told_alone
 from tests.support import WHISPER
+from tests.support import feed
 
 RULES = WHISPER + '    for p in players:\n        p chooses x from [1, 2] as "done"\n'
 
 
-def feed(lines):
-    it = iter(lines)
-
-    def readline():
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-    return readline
 
 
 def game_and_cards(seed=2):
