@@ -1,7 +1,7 @@
 """Seeded random games of every shipped game and example, reduced to one digest per game.
 
 The digests in ``tests/data/equivalence.json`` were written by the compiler as it was before the
-pipeline of passes (issue 13); ``tests/dsl/test_equivalence.py`` plays the same games with today's
+pipeline of passes existed; ``tests/dsl/test_equivalence.py`` plays the same games with today's
 compiler and asserts the same digests: the same legal actions, history, log, observations and
 returns at every step. After a change that is *meant* to change play, write them again:
 

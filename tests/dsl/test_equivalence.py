@@ -12,5 +12,5 @@ EXPECTED = json.loads(eq.DATA.read_text())
 
 @pytest.mark.parametrize("config", list(eq.configs()), ids=lambda c: eq.key(*c))
 @pytest.mark.slow
-def test_same_play_as_before(config):
+def test_plays_exactly_as_the_recorded_digests(config):
     assert eq.digest(*config) == EXPECTED[eq.key(*config)]

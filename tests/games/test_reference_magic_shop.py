@@ -221,7 +221,7 @@ def test_a_benchmark_run_without_the_dependencies_says_what_to_do(monkeypatch):
 
 def test_benchmark_script_compares_big_two_with_the_magic_shop_in_alternating_slices(tmp_path, capsys):
     """run.py --climbing only: Big Two and The Magic Shop at 4 players, alternating, and the ratio
-    of their time per decision in the JSON (issue 15's mark; a smoke test, no figure asserted)."""
+    of their time per decision in the JSON (a smoke test, no figure asserted)."""
     import json
 
     from benchmarks.run import main

@@ -1,5 +1,5 @@
 """benchmarks/run.py beside OpenSpiel (benchmarks/openspiel_pairs.py): smoke tests. Figures are
-printed and written, never asserted (issue 20)."""
+printed and written, never asserted."""
 from __future__ import annotations
 
 import json

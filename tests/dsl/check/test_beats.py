@@ -168,7 +168,7 @@ def test_a_define_named_beats_takes_the_place_of_the_built_in():
     assert options(state) == brute(hand, lambda cs: len(cs) == 1 and cs[0][1] < 3)
 
 
-# ── the generated code (the speed paths of issue 15) ─────────────────────────
+# ── the generated code: its quick paths ──────────────────────────────────────
 
 def test_big_two_does_not_test_again_the_shape_its_sets_are_generated_from():
     from rulesrun.interpreter import load_game

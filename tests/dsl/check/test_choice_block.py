@@ -1,5 +1,5 @@
 """One decision with a pick and named moves (`p chooses:` branches), unset values (`number = none`)
-and kind values shown with spaces (`no_trump shown as "no trump"`) — issue 14, items 4 and 6."""
+and kind values shown with spaces (`no_trump shown as "no trump"`)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Game parameters (issue 14 item 2): ``param NAME: type = default [from LOW to HIGH]``, set by
+"""Game parameters: ``param NAME: type = default [from LOW to HIGH]``, set by
 ``--param NAME=VALUE`` on every command and by ``load_game(params=...)``, checked against type and
 bounds, shown in the opening line, saved in records (dsl/check/params.py, docs/language.md "Parameters")."""
 from __future__ import annotations

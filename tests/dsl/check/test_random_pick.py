@@ -1,4 +1,4 @@
-"""Chance values: `let x = random from SOURCE` (issue 14, item 3) — seeded, recorded, replayed,
+"""Chance values: `let x = random from SOURCE` — seeded, recorded, replayed,
 stackable in tests, and errors for what cannot be picked."""
 from __future__ import annotations
 

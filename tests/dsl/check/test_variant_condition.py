@@ -1,4 +1,4 @@
-"""`variant NAME` as a condition: a variant that changes one step of a procedure (issue 14, item 5)."""
+"""`variant NAME` as a condition: a variant that changes one step of a procedure."""
 from __future__ import annotations
 
 import textwrap

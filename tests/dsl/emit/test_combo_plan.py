@@ -1,4 +1,4 @@
-"""The plan of a combination choice held once by the program (dsl.emit.combos.Plan, issue 15's speed):
+"""The plan of a combination choice held once by the program (dsl.emit.combos.Plan), for speed:
 what changes between decisions is worked out once per decision, entries that cannot apply make nothing."""
 from __future__ import annotations
 

@@ -79,13 +79,13 @@ def _play(g, seed=4) -> list:
     return seen + [s.returns()]
 
 
-def test_the_turn_loop_spends_no_budget_and_plays_as_before(monkeypatch):
+def test_the_turn_loop_spends_no_budget_and_plays_as_without_the_pass(monkeypatch):
     g = load_game_text(GAME, 2, path="turns.rules")
     source = "\n".join(g.program.code.sources.values())
     assert "S.budget" not in source
     played = _play(g)
     assert len(played) > 8
-    monkeypatch.setattr(asks, "value", lambda node, known: asks._UNKNOWN)     # as before this pass
+    monkeypatch.setattr(asks, "value", lambda node, known: asks._UNKNOWN)     # the pass turned off
     before = load_game_text(GAME, 2, path="turns.rules")
     assert "S.budget -= 1" in "\n".join(before.program.code.sources.values())
     assert _play(before) == played

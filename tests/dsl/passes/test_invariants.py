@@ -1,7 +1,7 @@
 """Loop invariants worked out once (dsl/passes/invariants.py), small quantifiers over the players
 written out and empty zones as truth tests (dsl/passes/unroll.py), and a choice block whose
-options never read alike taking the engine's fast path (issue 20 item 2: Crazy Eights beside
-OpenSpiel). Each keeps play exactly as it was: tests/dsl/test_equivalence.py plays the shipped games."""
+options never read alike taking the engine's fast path (what
+Crazy Eights beside OpenSpiel needs). Each keeps play exactly as it was: tests/dsl/test_equivalence.py plays the shipped games."""
 from __future__ import annotations
 
 import ast

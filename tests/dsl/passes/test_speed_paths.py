@@ -1,4 +1,4 @@
-"""Issue 20's speed paths: each one keeps play exactly as it was (tests/dsl/test_equivalence.py checks
+"""The engine's speed paths: each one keeps play exactly as it was (tests/dsl/test_equivalence.py checks
 every step of seeded games; these check the shapes and the edge cases on their own)."""
 from __future__ import annotations
 

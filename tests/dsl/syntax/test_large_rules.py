@@ -1,4 +1,4 @@
-"""Large but legal rules files, and text that could drive a terminal (issue 22, items 4 and 5):
+"""Large but legal rules files, and text that could drive a terminal:
 a rules error naming the line, never a traceback."""
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def test_a_byte_order_mark_and_windows_line_ends_are_accepted(tmp_path):
     assert load_game(f, players=2).new_initial_state(seed=1).legal_actions() == ["done 1"]
 
 
-# ── one budget for every loop (issue 22, item 6) ─────────────────────────────
+# ── one budget for every loop ────────────────────────────────────────────────
 def _runtime_error(body: str):
     from rulesrun.dsl import RulesRuntimeError
     with pytest.raises(RulesRuntimeError) as err:

@@ -1,4 +1,4 @@
-"""Bots guess at chance level what they cannot see (issue 22, item 1).
+"""Bots guess at chance level what they cannot see.
 
 Three guessing games, each with a secret that is 50/50 by chance: a hidden number, a card kept in
 a procedure's local, and a card lying in one of two hidden zones. A bot that read the real state

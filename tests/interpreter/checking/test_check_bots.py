@@ -1,4 +1,4 @@
-"""check's property that a bot sees only what its seat sees (issue 22, item 1): the bot of the seat
+"""check's property that a bot sees only what its seat sees: the bot of the seat
 to move must choose the same on the state and on a twin that differs only in what that seat
 cannot see."""
 from __future__ import annotations

@@ -54,7 +54,7 @@ def test_human_seat_with_piped_input_plays_to_the_end():
 
 def test_repl_junk_keeps_the_game_and_quit_leaves():
     r = run_cli(MAGIC, "--players", "4", "--seed", "3", stdin="banana\n0\n99\nbid with\nhelp\nstate\nquit\n")
-    assert r.returncode == 1          # a game left unfinished is not a success (issue #22)
+    assert r.returncode == 1          # a game left unfinished is not a success
     assert "'banana' is not a legal option" in r.stdout
     assert "there is no option 0" in r.stdout
     assert "there is no option 99" in r.stdout

@@ -1,4 +1,4 @@
-"""The small ones of issue #22 (item 10): odd digits, odd numbers, odd file names and odd files get
+"""Odd input at the edges: odd digits, odd numbers, odd file names and odd files get
 messages, never tracebacks; a BOM is accepted; leaving a game unfinished exits non-zero."""
 from __future__ import annotations
 

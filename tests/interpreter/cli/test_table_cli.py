@@ -1,4 +1,4 @@
-"""The command line of issue 21: games by name, `rulesrun list`, `--version`, the default bots, commands
+"""The command line at the table: games by name, `rulesrun list`, `--version`, the default bots, commands
 that the program suggests and that the README prints work as shown, `make play GAME=... PLAYERS=...`."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bounded fuzzing (issue #22): damaged and hostile records, and random lines at the prompt, give
+"""Bounded fuzzing: damaged and hostile records, and random lines at the prompt, give
 messages — never a traceback, never a raw control character on the terminal. Each runs a fixed
 number of examples in a few seconds, so CI runs them every time."""
 from __future__ import annotations

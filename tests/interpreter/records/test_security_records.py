@@ -1,4 +1,4 @@
-"""Records are data, not a path to anything, and saving never loses anything (issue #22, items 7, 8):
+"""Records are data, not a path to anything, and saving never loses anything:
 every field type-checked, the size capped, alias bombs and deep nesting refused quickly, the rules
 file found beside the record and only a regular ``.rules`` file with the right hash, a bad ``load``
 leaving the game in progress; saving atomic, never over a file that is not a record, nor the rules."""

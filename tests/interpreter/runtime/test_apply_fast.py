@@ -1,4 +1,4 @@
-"""Issue 20, the hot path's third pass: the chosen value is an argument of the decision's entry,
+"""The hot path of applying an action: the chosen value is an argument of the decision's entry,
 Actions of decisions that need no numbering know their option, and ``apply_action`` takes one of
 ``legal_actions()`` without a search. Each check here would fail if the fast path took an action
 it should refuse, or lost one it should take."""

@@ -1,4 +1,4 @@
-"""Clones share what has not changed (issue 20, item 5): the history, the log, the open decision,
+"""Clones share what has not changed: the history, the log, the open decision,
 the zones, the rows of player and card values and a frame's locals are shared between a state and
 its clones, and the first change copies only the part it changes. The other half of the bargain:
 nothing a clone does ever shows in the state it came from, nor the other way round — checked over

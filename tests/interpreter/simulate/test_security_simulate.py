@@ -1,4 +1,4 @@
-"""``rulesrun simulate`` when games break (issue #22, items 6 and 9): a game that raises a rules error
+"""``rulesrun simulate`` when games break: a game that raises a rules error
 or runs past ``--max-steps`` is named (index, seed, a replay command that reproduces it), not a
 traceback; ``--keep-going`` keeps the finished games and writes partial JSON; a dead worker is
 reported with the games it lost, without a hang; Ctrl-C ends the run and its workers cleanly."""

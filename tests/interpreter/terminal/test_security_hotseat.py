@@ -1,4 +1,4 @@
-"""A table that keeps secrets (issue #22, items 2 and 3): hot-seat undo takes back only the keyboard
+"""A table that keeps secrets: hot-seat undo takes back only the keyboard
 seat's own decisions, the pass screen clears the scrollback, the seed is not shown while a human
 plays and is drawn from the OS (62 bits), and undo can neither take back a draw that was seen nor
 replay the shuffles that came after it — while records still replay exactly."""

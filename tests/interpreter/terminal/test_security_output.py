@@ -1,4 +1,4 @@
-"""A rules file cannot drive the terminal (issue #22, item 4). First line: the parser refuses a
+"""A rules file cannot drive the terminal. First line: the parser refuses a
 file with control or bidi characters (tests/dsl/syntax/test_large_rules.py). Second line, tested here with
 that check turned off: such characters in a program's texts (title, card names, labels,
 announcements, the source line of an error) are shown as visible escapes on every output path,

@@ -1,4 +1,4 @@
-"""At the table as players expect it (issue 21): colours that mean something, options in the hand's
+"""At the table as players expect it: colours that mean something, options in the hand's
 order, typing any run of words, `explain CARD`, human names for state, the compact layout, the
 games' own fixes (a tie-break said, the Refund Card asked only when it helps, a current lead)."""
 from __future__ import annotations

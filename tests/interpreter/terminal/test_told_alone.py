@@ -1,4 +1,4 @@
-"""Private announcements at the terminal (issue 21, "tell people what happened to them"): the
+"""Private announcements at the terminal (people are told what happened to them): the
 transcript shows a human the lines told to their seat alone and never another seat's — with one
 human, as they happen; hot-seat, each player's own at their turn, after the pass screen; a replay
 as seen by one seat, that seat's."""
