@@ -137,13 +137,14 @@ def tiny_game(body: str = "", players: int = 2, *, header: str = TINY, variants=
                           allow_leaks=allow_leaks)
 
 
-def feed(lines):
-    """A ``readline`` for the REPL that gives ``lines`` one by one, then EOFError (the end of input)."""
+def feed(lines, end=EOFError):
+    """A ``readline`` for the REPL that gives ``lines`` one by one, then raises ``end`` (EOFError:
+    the end of input; KeyboardInterrupt: Ctrl-C)."""
     it = iter(lines)
 
     def readline():
         try:
             return next(it)
         except StopIteration:
-            raise EOFError from None
+            raise end from None
     return readline

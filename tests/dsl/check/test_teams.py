@@ -13,6 +13,7 @@ from rulesrun.dsl import RulesError, RulesRuntimeError
 from rulesrun.interpreter import State, load_game, load_game_text
 from rulesrun.interpreter.records.record import open_record
 from rulesrun.interpreter.terminal.repl import Repl
+from tests.support import feed
 
 # One card each; the highest card wins for its team and scores its rank for the team.
 DUO = '''\
@@ -249,15 +250,8 @@ def test_the_observation_shows_teams_by_name():
 
 
 def run_repl(game, seats, seed, lines):
-    it = iter(lines)
-
-    def readline():
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
     out = io.StringIO()
-    repl = Repl(game, game.new_initial_state(seed=seed), seats, seed, out=out, readline=readline)
+    repl = Repl(game, game.new_initial_state(seed=seed), seats, seed, out=out, readline=feed(lines))
     repl.run()
     return repl, out.getvalue()
 

@@ -15,27 +15,17 @@ from rulesrun.interpreter.cli.main import main
 from rulesrun.interpreter.records.record import make_record, save_record
 from rulesrun.interpreter.terminal.repl import Repl, ReplayViewer
 
-from tests.support import ROOT  # noqa: E402
+from tests.support import ROOT, feed  # noqa: E402
 MAGIC = ROOT / "games" / "magic_shop.rules"
 EXE = Path(sys.executable).parent / "rulesrun"
 
-
-def lines_then(lines, end=EOFError):
-    it = iter(lines)
-
-    def readline():
-        try:
-            return next(it)
-        except StopIteration:
-            raise end from None
-    return readline
 
 
 def repl_with(lines, end=EOFError):
     game = load_game(MAGIC, players=3)
     out = io.StringIO()
     repl = Repl(game, game.new_initial_state(seed=1), ["human", "random", "random"], 1, out=out,
-                readline=lines_then(lines, end))
+                readline=feed(lines, end))
     return repl, out
 
 
@@ -56,7 +46,7 @@ def test_non_ascii_digits_in_the_replay_viewer_and_seat(tmp_path, capsys):
     from rulesrun.interpreter.records.record import open_record
     _, _, record = open_record(target)
     out = io.StringIO()
-    assert ReplayViewer(game, record, None, out=out, readline=lines_then(["j ²", "q"])).run() == 0
+    assert ReplayViewer(game, record, None, out=out, readline=feed(["j ²", "q"])).run() == 0
     assert "jump to a step from 0 to 1" in out.getvalue()
     assert main(["replay", str(target), "--seat", "²"]) == 1
     assert "--seat takes a player from 1 to 3" in capsys.readouterr().err

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rulesrun.interpreter import load_game
 from rulesrun.interpreter.records.record import RecordError, make_record, open_record, save_record
 from rulesrun.interpreter.terminal.repl import Repl
+from tests.support import feed
 
 RULES = """
 game "Fuzz"
@@ -131,14 +132,7 @@ def test_fuzzed_prompt_lines_never_raise(base, tmp_path, monkeypatch):
                   if s.strip().lower().startswith("save") and "\x00" not in s and s.strip().lower() != "save"
                   else s for s in script]
         out = io.StringIO()
-        it = iter(script)
-
-        def readline():
-            try:
-                return next(it)
-            except StopIteration:
-                raise EOFError from None
-        repl = Repl(game, game.new_initial_state(seed=3), seats, 3, out=out, readline=readline)
+        repl = Repl(game, game.new_initial_state(seed=3), seats, 3, out=out, readline=feed(script))
         assert repl.run() in (0, 1)
         assert not RAW.search(out.getvalue()), out.getvalue()
     check()
