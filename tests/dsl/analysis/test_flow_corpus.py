@@ -23,8 +23,9 @@ import pytest
 from rulesrun.dsl import RulesError, parse_text
 from rulesrun.dsl.compiler import compile_rules
 from rulesrun.interpreter import load_game_text
+from tests.support import ROOT
 
-CORPUS = Path(__file__).resolve().parent / "flow_corpus"
+CORPUS = ROOT / "tests" / "flow_corpus"
 HONEST = sorted((CORPUS / "honest").glob("*.rules"))
 LEAKING = sorted((CORPUS / "leaking").glob("*.rules"))
 
