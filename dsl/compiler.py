@@ -17,7 +17,7 @@ import gc
 from typing import Any
 
 from rulesrun.dsl.syntax import ast as A
-from rulesrun.dsl.analysis import facts, infoflow
+from rulesrun.dsl.analysis import facts, frames, infoflow
 from rulesrun.dsl import types as T
 from rulesrun.dsl.check.builtins import Calls
 from rulesrun.dsl.check.combinations import Combinations
@@ -194,7 +194,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
                         for key, v in sorted(variables.items()) if key[0] == part
                         if key in secret and v.domain is None and v.type != T.CARD
                         and not (T.is_list(v.type) and T.elem(v.type) == T.CARD)]
-        frame_secrets = facts.frame_secrets(infoflow.frame_secrets(self), self.ir_procs, self.frame_types,
+        frame_secrets = facts.frame_secrets(frames.frame_secrets(self), self.ir_procs, self.frame_types,
                                             self.kinds, self.N, len(self.team_names))
 
         return Program(

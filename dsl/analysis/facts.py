@@ -10,7 +10,7 @@ arithmetic). A bot that must not see a hidden value draws it from here instead
 local its frame keeps there, so that the cards in a frame can be relabelled like those in zones.
 
 ``frame_secrets``: for each place a procedure stops, the locals its frame keeps there that some
-seat does not see (``dsl.analysis.infoflow.FrameSecrets``), who sees each, and the values it can hold, so
+seat does not see (``dsl.analysis.frames.FrameSecrets``), who sees each, and the values it can hold, so
 that a bot imagines them afresh like hidden state.
 """
 from __future__ import annotations

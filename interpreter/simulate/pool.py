@@ -97,8 +97,9 @@ def _play(game, kinds, index, game_seed, agent_seeds, max_steps, box) -> dict:
     started = time.perf_counter()
     while not state.is_terminal():
         p = state.current_player()
+        values = state.game_values
         for j, (i, _) in enumerate(gnum):
-            v = state.game_values[i]
+            v = values[i]
             g_sum[j] += v
             if v > g_max[j]:
                 g_max[j] = v

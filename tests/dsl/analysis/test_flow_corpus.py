@@ -1,4 +1,4 @@
-"""The corpora of the information-flow check (issue 40, item 2): small games a designer writes.
+"""The corpora of the information-flow check: small games a designer writes.
 
 tests/flow_corpus/honest/*.rules leak nothing and must compile without --allow-leaks.
 tests/flow_corpus/leaking/*.rules each leak once and must be refused; each starts with
