@@ -90,7 +90,7 @@ def run(rules: str, players: int, tables: int, seed: int, save_dir: str) -> dict
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "rulesrun.interpreter.cli.main", "serve", rules, "--players",
                              str(players), "--port", str(port), "--delay", "0", "--save-dir", save_dir,
-                             "--seats", ",".join(["human"] * players)],
+                             "--seats", ",".join(["human"] * players), "--tables-per-client", str(tables)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -334,6 +334,7 @@ class ISMCTSAgent:
         self.memory = Memory()
         self.mast: dict = {}
         self.mast_game = None
+        self.stop = None        # a threading.Event: when set, the search ends after its current iteration
         self.stats = {"decisions": 0, "iterations": 0, "failed": 0, "steps": 0}
 
     def choose(self, state):
@@ -348,17 +349,20 @@ class ISMCTSAgent:
         root = _Node()
         rng = self.rng
         self.stats["decisions"] += 1
+        stop = self.stop
         if self.seconds is not None:
             deadline = time.perf_counter() + self.seconds
             done = 0
             while done == 0 or time.perf_counter() < deadline:
                 self._iterate(state, seat, known, root)
                 done += 1
-                if self.iterations is not None and done >= self.iterations:
+                if self.iterations is not None and done >= self.iterations or stop is not None and stop.is_set():
                     break
         else:
             for _ in range(self.iterations):
                 self._iterate(state, seat, known, root)
+                if stop is not None and stop.is_set():
+                    break
         kids = root.children
         if not kids:
             return actions[rng.randrange(len(actions))]
@@ -513,49 +517,73 @@ SEAT_KINDS = ("human",) + tuple(AGENTS)
 SEAT_HELP = "human, random, greedy, ismcts, ismcts:N (N iterations a move), ismcts:Ts (T seconds a move)"
 
 
-def parse_kind(kind: str) -> tuple[str, dict]:
+# The most a bot may think when its seat comes from someone other than the host at the keyboard: a web
+# table's Create form, POST /new, or a saved record (docs/reference/security.md). The host's own command line
+# (rulesrun --seats, serve --seats, simulate) may ask for more.
+MAX_ITERATIONS = 10_000
+MAX_SECONDS = 30.0
+
+
+def parse_kind(kind: str, bounded: bool = False, where: str = "--seats") -> tuple[str, dict]:
     """'ismcts:500' → ('ismcts', {'iterations': 500}); 'ismcts:2s' → ('ismcts', {'seconds': 2.0}).
-    Raises ValueError with a message for the command line."""
+    ``bounded``: refuse a budget over MAX_ITERATIONS or MAX_SECONDS (seats from the web or a record).
+    Raises ValueError with a message naming ``where`` the seat was given."""
+    if not isinstance(kind, str) or len(kind) > 40:
+        raise ValueError(f"a seat kind in {where} is one of {SEAT_HELP}")
     text = kind.strip().lower()
     name, _, arg = text.partition(":")
     if name not in SEAT_KINDS:
-        raise ValueError(f"unknown seat kind {kind!r} in --seats; use {SEAT_HELP}")
+        raise ValueError(f"unknown seat kind {kind!r} in {where}; use {SEAT_HELP}")
     if not _:
         return name, {}
     if name != "ismcts":
-        raise ValueError(f"{name!r} takes no budget ({kind!r} in --seats); only ismcts does, as ismcts:N or ismcts:Ts")
+        raise ValueError(f"{name!r} takes no budget ({kind!r} in {where}); only ismcts does, as ismcts:N or ismcts:Ts")
     try:
         if arg.endswith("s"):
             seconds = float(arg[:-1])
             if not (seconds > 0 and math.isfinite(seconds)):
                 raise ValueError
-            return name, {"seconds": seconds}
-        iterations = int(arg)
-        if iterations < 1:
-            raise ValueError
-        return name, {"iterations": iterations}
+            budget = {"seconds": seconds}
+        else:
+            iterations = int(arg)
+            if iterations < 1:
+                raise ValueError
+            budget = {"iterations": iterations}
     except ValueError:
-        raise ValueError(f"bad budget in {kind!r} in --seats: use ismcts:N for N iterations a move "
+        raise ValueError(f"bad budget in {kind!r} in {where}: use ismcts:N for N iterations a move "
                          f"(N at least 1, like ismcts:500) or ismcts:Ts for T seconds (like ismcts:2s)") from None
+    if bounded and (budget.get("iterations", 0) > MAX_ITERATIONS or budget.get("seconds", 0) > MAX_SECONDS):
+        raise ValueError(f"{kind!r} in {where} asks a bot to think more than is allowed here: at most "
+                         f"ismcts:{MAX_ITERATIONS} ({MAX_ITERATIONS:,} iterations a move) or "
+                         f"ismcts:{MAX_SECONDS:g}s; larger budgets only from the host's own command line (--seats)")
+    return name, budget
 
 
-def parse_seats(spec: str | None, players: int) -> list[str]:
-    """'human,random,ismcts:500' → a list of seat kinds; None → seat 1 human, the others random."""
+def parse_seats(spec: str | None, players: int, bounded: bool = False, where: str = "--seats") -> list[str]:
+    """'human,random,ismcts:500' → a list of seat kinds; None → seat 1 human, the others random.
+    The one parser of seat kinds: the command line, the web table's POST /new and records all use it
+    (``bounded`` for the last two: see ``parse_kind``)."""
     if spec is None:
         return ["human"] + ["random"] * (players - 1)
+    if not isinstance(spec, str) or len(spec) > 40 * max(players, 1) + players:
+        raise ValueError(f"{where} is a comma list of seat kinds, one of {SEAT_HELP} per player")
     seats = [s.strip().lower() for s in spec.split(",")]
     if len(seats) != players:
-        raise ValueError(f"--seats names {len(seats)} seat{'s' if len(seats) != 1 else ''} but the game has "
+        raise ValueError(f"{where} names {len(seats)} seat{'s' if len(seats) != 1 else ''} but the game has "
                          f"{players} players; give one of {SEAT_HELP} per player, like "
                          f"{','.join(['human'] + ['random'] * (players - 1))}")
     for s in seats:
-        parse_kind(s)
+        parse_kind(s, bounded, where)
     return seats
 
 
-def make_agent(kind: str, seed: int | None):
-    """A new agent for one seat of one game: ``kind`` as in ``parse_seats`` (not ``human``)."""
+def make_agent(kind: str, seed: int | None, stop=None):
+    """A new agent for one seat of one game: ``kind`` as in ``parse_seats`` (not ``human``). ``stop``
+    (a ``threading.Event``): once it is set, a searching bot answers within one iteration."""
     name, params = parse_kind(kind)
     if name == "human":
         raise ValueError("a human seat has no agent")
-    return AGENTS[name](seed, **params)
+    agent = AGENTS[name](seed, **params)
+    if stop is not None:
+        agent.stop = stop
+    return agent

@@ -166,16 +166,14 @@ def cmd_check(args) -> int:
 
 
 def _resume(args) -> int:
-    from rulesrun.interpreter.bots.agents import parse_seats
-    from rulesrun.interpreter.records.record import RecordError, open_record
+    from rulesrun.interpreter.records.record import RecordError, open_record, record_seats
     from rulesrun.interpreter.terminal.repl import Repl
     try:
         game, state, record = open_record(args.load)
     except RecordError as e:
         return _err(f"rulesrun: error: {e}")
     try:
-        seats = parse_seats(args.seats, game.players) if args.seats else \
-            parse_seats(",".join(record.get("seats") or []) or None, game.players)
+        seats = record_seats(record, game.players, args.seats)
     except ValueError as e:
         return _err(f"rulesrun: error: {e}")
     repl = Repl(game, state, seats, record["seed"], delay=args.delay)

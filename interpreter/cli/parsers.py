@@ -172,8 +172,8 @@ def simulate_parser() -> Parser:
 
 def serve_parser() -> Parser:
     p = Parser(prog="rulesrun serve", description="Serve a game to play in the browser: one link per "
-                "human seat, one for spectators. For friends on a local network, not the internet: "
-                "there are no accounts, only the links' secret tokens.")
+                "human seat, one for spectators. On a local network as it is; over the internet behind "
+                "a TLS reverse proxy (docs/guides/web.md). There are no accounts, only the links' secret tokens.")
     p.add_argument("file", metavar="FILE", nargs="?", help="the .rules file")
     p.add_argument("--players", "-p", type=positive, metavar="N",
                    help="number of players (default: the fewest the game allows)")
@@ -187,6 +187,20 @@ def serve_parser() -> Parser:
     p.add_argument("--host", default="127.0.0.1", metavar="H",
                    help="the address to listen on (default: 127.0.0.1, this machine only; "
                         "0.0.0.0 lets the local network in)")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a name the server answers to (repeatable); IP addresses and localhost always work. "
+                        "Requests naming any other host are refused, which stops DNS rebinding")
+    p.add_argument("--proxy-headers", action="store_true",
+                   help="behind a reverse proxy: take the scheme, host and client address from its "
+                        "X-Forwarded-* headers (only from --forwarded-allow-ips)")
+    p.add_argument("--forwarded-allow-ips", metavar="IPS", default=None,
+                   help="the proxy's addresses, comma list (default: 127.0.0.1)")
+    p.add_argument("--max-tables", type=positive, default=100, metavar="N",
+                   help="tables the server holds at once (default: 100; idle ones are reclaimed)")
+    p.add_argument("--tables-per-client", type=positive, default=10, metavar="N",
+                   help="tables one client address may have open at once (default: 10)")
+    p.add_argument("--root-path", default="", metavar="PATH",
+                   help="the sub-path the proxy serves the tables under, like /cards (the proxy strips it)")
     p.add_argument("--delay", type=float, default=0.8, metavar="SECONDS",
                    help="pause before each bot move, so people can follow (default: 0.8)")
     p.add_argument("--watch", action="store_true",

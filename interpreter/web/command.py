@@ -1,7 +1,8 @@
 """``rulesrun serve``: play a rules file with friends in the browser (needs the ``web`` extra).
 
     rulesrun serve FILE [--players N] [--variant V ...] [--param NAME=VALUE ...] [--seats SPEC] [--seed N] [--port P]
-                        [--host H] [--delay S] [--watch] [--save-dir DIR]
+                        [--host H] [--allowed-host NAME ...] [--proxy-headers] [--root-path PATH]
+                        [--delay S] [--watch] [--save-dir DIR]
     rulesrun serve --load RECORD ...
 
 Prints one link per human seat and one for spectators. docs/guides/web.md tells more.
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import random
 import socket
 import sys
 import threading
@@ -34,21 +34,29 @@ def build_hub(args, base_url: str):
     """The hub with the first table, from the command's arguments. Errors: ValueError with a message."""
     from rulesrun.interpreter.bots.agents import parse_seats
     from rulesrun.interpreter.runtime.engine import load_game
-    from rulesrun.interpreter.records.record import RecordError, open_record
+    from rulesrun.interpreter.records.record import RecordError, open_record, record_seats
     from rulesrun.interpreter.web.server import Config, Hub
+    from rulesrun.interpreter.web.table import fresh_seed
     if args.delay < 0:
         raise ValueError("--delay cannot be negative")
+    root_path = (getattr(args, "root_path", "") or "").rstrip("/")
+    if root_path and (not root_path.startswith("/") or any(c in root_path for c in "#?\\ ")):
+        raise ValueError(f"--root-path is a path such as /cards, not {args.root_path!r}")
+    network = {"allowed_hosts": tuple(getattr(args, "allowed_host", None) or ()),
+               "proxy_headers": bool(getattr(args, "proxy_headers", False)), "root_path": root_path,
+               "max_tables": getattr(args, "max_tables", None) or 100,
+               "tables_per_client": getattr(args, "tables_per_client", None) or 10}
     if args.load:
         try:
             game, state, record = open_record(args.load)
         except RecordError as e:
             raise ValueError(str(e)) from None
-        seats = parse_seats(args.seats or ",".join(record.get("seats") or []) or None, game.players)
+        seats = record_seats(record, game.players, args.seats)
         config = Config(rules=game.program.path, players=game.players, variants=tuple(game.variants),
                         params=dict(game.params), seats=seats, delay=args.delay, save_dir=args.save_dir,
-                        watch=False, base_url=base_url)
+                        watch=False, base_url=base_url, **network)
         hub = Hub(config)
-        table = hub.add(game, seats, record["seed"], state=state,
+        table = hub.add(game, seats, record["seed"], state=state, keep=True,
                         settings={"rules": game.program.path, "players": game.players,
                                   "variants": list(game.variants), "params": dict(game.params)})
         return hub, table
@@ -61,21 +69,29 @@ def build_hub(args, base_url: str):
     seats = parse_seats(args.seats, game.players)
     config = Config(rules=args.file, players=game.players, variants=tuple(args.variant), params=dict(game.params),
                     seats=seats,
-                    delay=args.delay, save_dir=args.save_dir, watch=args.watch, base_url=base_url)
+                    delay=args.delay, save_dir=args.save_dir, watch=args.watch, base_url=base_url, **network)
     hub = Hub(config)
-    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    table = hub.add(game, seats, seed, settings={"rules": args.file, "players": game.players,
-                                                 "variants": list(args.variant), "params": dict(game.params)})
+    seed = args.seed if args.seed is not None else fresh_seed()
+    table = hub.add(game, seats, seed, keep=True, settings={"rules": args.file, "players": game.players,
+                                                            "variants": list(args.variant),
+                                                            "params": dict(game.params)})
     return hub, table
 
 
 def hub_for(file=None, players=None, variants=(), seats=None, seed=None, delay=0.0, save_dir=".",
-            watch=False, load=None, params=None):
-    """``build_hub`` with keywords in place of parsed arguments (tests, benchmarks, scripts)."""
+            watch=False, load=None, params=None, allowed_hosts=(), proxy_headers=False, root_path="", **config):
+    """``build_hub`` with keywords in place of parsed arguments (tests, benchmarks, scripts); any
+    other keyword sets that field of the server's Config (``tables_per_client=50``)."""
     args = argparse.Namespace(file=file, players=players, variant=list(variants), seats=seats, seed=seed,
                               param=list((params or {}).items()),
-                              delay=delay, save_dir=str(save_dir), watch=watch, load=load)
-    return build_hub(args, "")
+                              delay=delay, save_dir=str(save_dir), watch=watch, load=load,
+                              allowed_host=list(allowed_hosts), proxy_headers=proxy_headers, root_path=root_path)
+    hub, table = build_hub(args, "")
+    for key, value in config.items():
+        if not hasattr(hub.config, key):
+            raise TypeError(f"hub_for() got an unknown setting {key!r}")
+        setattr(hub.config, key, value)
+    return hub, table
 
 
 def uvicorn_server(app, **kw):
@@ -95,8 +111,8 @@ class Background:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        hub.config.base_url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn_server(make_app(hub))
+        hub.config.base_url = f"http://127.0.0.1:{self.port}{hub.config.root_path}"
+        self.server = uvicorn_server(make_app(hub), proxy_headers=hub.config.proxy_headers)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
     def __enter__(self):
@@ -126,8 +142,12 @@ def serve(args) -> int:
     if not 0 < args.port < 65536:
         print(f"rulesrun serve: error: --port takes a number from 1 to 65535, not {args.port}", file=sys.stderr)
         return 2
-    shown = _lan_address() if args.host in ("0.0.0.0", "") else args.host
-    base_url = f"http://{shown}:{args.port}"
+    shown = _lan_address() if args.host in ("0.0.0.0", "", "::") else args.host
+    if args.proxy_headers and args.allowed_host:       # behind a TLS proxy: the links are its address
+        base_url = f"https://{args.allowed_host[0]}"
+    else:
+        base_url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{args.port}"
+    base_url += (args.root_path or "").rstrip("/")
     from rulesrun.dsl import RulesError
     from rulesrun.dsl.check.params import param_texts
     try:
@@ -140,19 +160,27 @@ def serve(args) -> int:
         return 1
     from rulesrun.interpreter.web.server import make_app
     links = hub.links(table)
-    print(f"{table.game.title} — {table.game.players} players, seed {table.seed}"
+    # never the seed: whoever read it could work out every hand (it is shown when the game ends)
+    print(f"{table.game.title} — {table.game.players} players"
           + (f", {param_texts(table.game.params, table.game.program.param_info)}" if table.game.params else "")
           + (f", resumed at step {table.step}" if args.load else ""))
     for s in links["seats"]:
         print(f"  {s['name']:<10} {s['link'] or '(' + s['kind'] + ' bot)'}")
     print(f"  spectators {links['spectators']}")
-    print(f"More tables: {base_url}/  — this is for friends on a local network, not the internet.")
+    if args.proxy_headers:
+        print(f"More tables: {base_url}/  — behind your proxy; docs/guides/web.md says what the links expose.")
+    else:
+        print(f"More tables: {base_url}/  — for friends on this network; to play over the internet, put it "
+              "behind a TLS proxy (docs/guides/web.md).")
     if args.watch and args.load:
         print("--watch does nothing with --load: a saved game holds to the rules file it was played with.")
     elif args.watch:
         print(f"Watching {args.file}: a change restarts the tables with the same seed.")
     sys.stdout.flush()
-    server = uvicorn_server(make_app(hub), host=args.host, port=args.port)
+    # uvicorn's own forwarded-headers support sets the client's address and scheme from the proxy's
+    # headers; only when told (--proxy-headers), and only from the proxy's address (--forwarded-allow-ips)
+    server = uvicorn_server(make_app(hub), host=args.host, port=args.port, proxy_headers=args.proxy_headers,
+                            forwarded_allow_ips=args.forwarded_allow_ips or "127.0.0.1")
     try:
         server.run()
     except KeyboardInterrupt:

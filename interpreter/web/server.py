@@ -12,14 +12,14 @@ unless it was a legal move of the sender's own seat at the step it saw.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
-import random
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -31,8 +31,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from rulesrun.dsl import RulesError
 
 from rulesrun.interpreter.bots.agents import parse_seats
+from rulesrun.interpreter.records.record import SEED_BITS
 from rulesrun.interpreter.runtime.engine import load_game
-from rulesrun.interpreter.web.table import SPECTATOR, Refused, Table
+from rulesrun.interpreter.web.guard import Guard, public_address, public_origin
+from rulesrun.interpreter.web.table import SPECTATOR, Refused, Table, fresh_seed
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("rulesrun.web")
@@ -58,6 +60,12 @@ class Config:
     watch: bool = False
     max_tables: int = 100
     base_url: str = ""                 # printed links start with this
+    tables_per_client: int = 10        # open tables one client address may have asked for at once
+    finished_after: float = 300.0      # seconds a finished table with nobody looking is kept
+    idle_after: float = 3600.0         # seconds an unfinished table with nobody looking is kept
+    allowed_hosts: tuple = ()          # names the server answers to besides IP addresses and localhost
+    proxy_headers: bool = False        # behind a reverse proxy: trust X-Forwarded-Proto and -Host
+    root_path: str = ""                # the sub-path the proxy serves the tables under ("/cards")
 
 
 class Hub:
@@ -69,6 +77,9 @@ class Hub:
         self.sockets: dict[str, set] = {}          # table id -> {(websocket, seat)}
         self.bot_tasks: dict[str, asyncio.Task] = {}
         self.locks: dict[str, asyncio.Lock] = {}
+        # each table's bots think in a thread of its own, so one table's long thinking never keeps
+        # another's bots waiting for a worker (the table's stop event ends the thinking early)
+        self.thinkers: dict[str, concurrent.futures.ThreadPoolExecutor] = {}
         self._next = 1
         self._games: dict = {}                      # (players, variants, file stamp) -> compiled Game
 
@@ -84,19 +95,65 @@ class Hub:
         return self._games[key]
 
     # ── tables ─────────────────────────────────────────────────────────────
-    def add(self, game, seats, seed, state=None, settings=None) -> Table:
-        if len(self.tables) >= self.config.max_tables:
-            raise Refused(f"this server holds at most {self.config.max_tables} tables")
+    def add(self, game, seats, seed, state=None, settings=None, creator=None, keep=False) -> Table:
+        """A new table. ``creator``: the client address that asked (one address holds at most
+        ``tables_per_client`` tables at once); ``keep``: never reclaimed (the table of the command line)."""
+        c = self.config
+        if len(self.tables) >= c.max_tables:
+            self.reap()
+        if len(self.tables) >= c.max_tables:
+            raise Refused(f"this server holds at most {c.max_tables} tables, and all are in use: try again later")
+        if creator is not None and sum(t.creator == creator for t in self.tables.values()) >= c.tables_per_client:
+            raise Refused(f"you have {c.tables_per_client} tables open already: finish or leave one "
+                          f"(a finished table goes after {c.finished_after / 60:g} minutes with nobody at it)")
         tid = str(self._next)
         self._next += 1
         table = Table(tid, game, seats, seed, state=state, settings=settings)
+        table.creator, table.keep = creator, keep
         self.tables[tid] = table
         self.sockets[tid] = set()
         return table
 
-    def new_table(self, players=None, variants=None, seats=None, seed=None, params=None) -> Table:
+    def reap(self, now: float | None = None) -> list[str]:
+        """Reclaim the tables nobody is looking at: finished ones after ``finished_after`` seconds,
+        unfinished ones after ``idle_after``. Their bots stop; the ids of those reclaimed."""
+        now = time.monotonic() if now is None else now
+        gone = []
+        for tid, table in list(self.tables.items()):
+            if getattr(table, "keep", False) or self.sockets.get(tid):
+                continue
+            limit = self.config.finished_after if table.state.is_terminal() else self.config.idle_after
+            if now - table.touched >= limit:
+                gone.append(tid)
+                self.drop(tid)
+        return gone
+
+    def drop(self, tid: str) -> None:
+        table = self.tables.pop(tid, None)
+        if table is not None:
+            table.stop.set()
+        self.sockets.pop(tid, None)
+        self.locks.pop(tid, None)
+        task = self.bot_tasks.pop(tid, None)
+        if task is not None and not task.done():
+            task.cancel()
+        thinker = self.thinkers.pop(tid, None)
+        if thinker is not None:
+            thinker.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """The server is stopping: every bot stops thinking (within one search iteration)."""
+        for table in self.tables.values():
+            table.stop.set()
+        for task in self.bot_tasks.values():
+            task.cancel()
+        for thinker in self.thinkers.values():
+            thinker.shutdown(wait=False, cancel_futures=True)
+
+    def new_table(self, players=None, variants=None, seats=None, seed=None, params=None, creator=None) -> Table:
         """A table of the served rules file; bad settings are Refused with a message. ``params``
-        ({name: value or its text}) sets game parameters for this table over the server's --param."""
+        ({name: value or its text}) sets game parameters for this table over the server's --param.
+        Seats come from the web here, so a bot's budget is bounded (bots/agents.py MAX_SECONDS)."""
         c = self.config
         if c.rules is None:
             raise Refused("this server plays a loaded game only; start it with a rules file to make new tables")
@@ -104,21 +161,23 @@ class Hub:
         variants = tuple(c.variants if variants is None else variants)
         try:
             game = self._game(players, variants, params)
-            seat_list = parse_seats(seats if seats else None, game.players) if seats or not c.seats \
-                or len(c.seats) != game.players else list(c.seats)
+            seat_list = parse_seats(seats if seats else None, game.players, bounded=True, where="seats") \
+                if seats or not c.seats or len(c.seats) != game.players else list(c.seats)
         except RulesError as e:
             raise Refused(e.render()) from None
         except ValueError as e:
             raise Refused(str(e)) from None
         except OSError as e:
             raise Refused(f"cannot read {c.rules}: {e.strerror or e}") from None
-        seed = random.randrange(1_000_000) if seed is None else seed
-        return self.add(game, seat_list, seed,
+        seed = fresh_seed() if seed is None else seed
+        return self.add(game, seat_list, seed, creator=creator,
                         settings={"rules": c.rules, "players": game.players, "variants": list(variants),
                                   "params": dict(game.params)})
 
-    def links(self, table: Table) -> dict:
-        base = f"{self.config.base_url}/t/{table.id}"
+    def links(self, table: Table, base_url: str | None = None) -> dict:
+        """The table's links: each human seat's (with its token) and the spectators'. ``base_url``:
+        the server's public address as the asking request saw it (else the one printed at start)."""
+        base = f"{self.config.base_url if base_url is None else base_url}/t/{table.id}"
         return {"table": table.id, "title": table.game.title,
                 "seats": [{"seat": p, "name": table.names()[p], "kind": kind,
                            "link": f"{base}#{table.token_of(p)}" if kind == "human" else None}
@@ -172,7 +231,13 @@ class Hub:
             if version != table.version:
                 continue
             try:
-                action = await asyncio.to_thread(table.bot_choice, seat)
+                if table.id not in self.thinkers:
+                    self.thinkers[table.id] = concurrent.futures.ThreadPoolExecutor(
+                        max_workers=1, thread_name_prefix=f"rulesrun-table-{table.id}")
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.thinkers[table.id], table.bot_choice, seat)
+                if table.stop.is_set() or self.tables.get(table.id) is not table:
+                    return                  # the table went away while its bot thought
                 moved = table.bot_move(seat, action, version)
             except Refused:
                 moved = True            # the rules failed: table.error now says why
@@ -274,6 +339,7 @@ async def table_socket(ws: WebSocket) -> None:
         pass
     finally:
         conns.discard((ws, seat))
+        table.touched = time.monotonic()
 
 
 async def _handle(hub: Hub, table: Table, ws: WebSocket, seat: int, msg: dict) -> bool:
@@ -326,7 +392,11 @@ async def table_page(request: Request) -> Response:
 
 async def list_tables(request: Request) -> Response:
     hub: Hub = request.app.state.hub
-    return JSONResponse({"rules": hub.config.rules, "players": hub.config.players,
+    hub.reap()
+    served = next(iter(hub._games.values()), None) if hub._games else None
+    title = served.title if served is not None else next((t.game.title for t in hub.tables.values()), "")
+    # the game's name, never the host's path to its file
+    return JSONResponse({"game": title, "players": hub.config.players,
                          "variants": list(hub.config.variants), "params": dict(hub.config.params),
                          "tables": [{"table": t.id, "title": t.game.title, "players": t.game.players,
                                      "seats": t.seats, "over": t.state.is_terminal(), "step": t.step,
@@ -350,56 +420,123 @@ def _params(given) -> dict | None:
     return given
 
 
-async def new_table(request: Request) -> Response:
-    hub: Hub = request.app.state.hub
-    body = (await request.body())[:MAX_MESSAGE].decode("utf-8", "replace")
+def _whole(value, what: str, bits: int) -> int | None:
+    """A whole number from a JSON value (or its digits as text); None when absent; ValueError else."""
+    if value is None or isinstance(value, str) and not value.strip():
+        return None
+    if isinstance(value, bool) or isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        raise ValueError(f"{what} is a whole number")
+    if isinstance(value, str):
+        text = value.strip()
+        if not (text.isascii() and text.lstrip("-").isdigit() and len(text) <= bits // 3 + 2):
+            raise ValueError(f"{what} is a whole number")
+        value = int(text)
+    if not isinstance(value, (int, float)):
+        raise ValueError(f"{what} is a whole number")
+    value = int(value)
+    if abs(value).bit_length() > bits:
+        raise ValueError(f"{what} is a whole number of at most {bits} bits")
+    return value
+
+
+def _text(value) -> bool:
+    """Text a person could have typed: no lone surrogates (they cannot be written out as UTF-8)."""
     try:
-        if request.headers.get("content-type", "").startswith("application/json"):
-            form = json.loads(body or "{}")
-            if not isinstance(form, dict):
-                raise ValueError
-        else:
-            form = {k: v[-1] for k, v in parse_qs(body).items()}
-        players = int(form["players"]) if str(form.get("players") or "").strip() else None
-        seed = int(form["seed"]) if str(form.get("seed") or "").strip() else None
-        variants = form.get("variants", form.get("variant"))
-        if isinstance(variants, str):
-            variants = [v.strip() for v in variants.split(",") if v.strip()]
-        if variants is not None and not (isinstance(variants, list) and all(isinstance(v, str) for v in variants)):
-            raise ValueError
-        seats = form.get("seats") or None
-        if seats is not None and not isinstance(seats, str):
-            raise ValueError
-        params = _params(form.get("params"))
-        table = hub.new_table(players, variants, seats, seed, params)
-    except (ValueError, TypeError):
-        return JSONResponse({"error": "players and seed are whole numbers; variants and seats are text; params "
-                                      "are name=value pairs (\"target=300, rounds=2\") or a JSON object"}, 400)
+        value.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _form(data) -> dict:
+    """POST /new's JSON object checked: players, variants, seats, seed, params. ValueError with a message."""
+    if not isinstance(data, dict):
+        raise ValueError("the body is one JSON object, like {\"players\": 3, \"seats\": \"human,random,random\"}")
+    for k, v in data.items():
+        if not _text(k) or isinstance(v, str) and not _text(v):
+            raise ValueError("the settings hold text that is not valid Unicode")
+    players = _whole(data.get("players"), "players", 16)
+    seed = _whole(data.get("seed"), "seed", SEED_BITS)
+    variants = data.get("variants", data.get("variant"))
+    if isinstance(variants, str):
+        variants = [v.strip() for v in variants.split(",") if v.strip()]
+    if variants is not None and not (isinstance(variants, list) and len(variants) <= 50 and
+                                     all(isinstance(v, str) and _text(v) for v in variants)):
+        raise ValueError("variants are a comma list of names")
+    seats = data.get("seats") or None
+    if seats is not None and not isinstance(seats, str):
+        raise ValueError("seats are a comma list such as human,random,ismcts:500")
+    try:
+        params = _params(data.get("params"))
+    except ValueError:
+        raise ValueError("params are name=value pairs (\"target=300, rounds=2\") or a JSON object") from None
+    if params and not all(_text(k) and (not isinstance(v, str) or _text(v)) for k, v in params.items()):
+        raise ValueError("the settings hold text that is not valid Unicode")
+    return {"players": players, "variants": variants, "seats": seats, "seed": seed, "params": params}
+
+
+def base_url(request: Request) -> str:
+    """The server's public address, as the person's browser reached it (docs/guides/web.md)."""
+    hub: Hub = request.app.state.hub
+    scheme, host = public_address(request.scope, hub.config.proxy_headers)
+    return public_origin(scheme, host) + hub.config.root_path
+
+
+async def new_table(request: Request) -> Response:
+    """POST /new: JSON only (a cross-site HTML form cannot send it without the browser asking first)."""
+    hub: Hub = request.app.state.hub
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        return JSONResponse({"error": "POST /new takes a JSON body (content-type: application/json)"}, 415)
+    body = await request.body()
+    if len(body) > MAX_MESSAGE:
+        return JSONResponse({"error": f"the body is over {MAX_MESSAGE} bytes"}, 413)
+    try:
+        form = _form(json.loads(body.decode("utf-8") or "{}"))
+    except (UnicodeDecodeError, RecursionError):
+        return JSONResponse({"error": "the body is not JSON text"}, 400)
+    except ValueError as e:        # json's errors are ValueErrors too
+        return JSONResponse({"error": str(e) if not isinstance(e, json.JSONDecodeError)
+                             else "the body is not one JSON object"}, 400)
+    try:
+        client = request.client.host if request.client else None
+        table = hub.new_table(form["players"], form["variants"], form["seats"], form["seed"], form["params"],
+                              creator=client)
     except Refused as e:
         return JSONResponse({"error": str(e)}, 400)
-    return JSONResponse(hub.links(table))
+    return JSONResponse(hub.links(table, base_url(request)))
 
 
 def make_app(hub: Hub) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        watcher = None
-        if hub.config.watch and hub.config.rules:
-            watcher = asyncio.get_running_loop().create_task(hub.watch())
+        loop = asyncio.get_running_loop()
+        watcher = loop.create_task(hub.watch()) if hub.config.watch and hub.config.rules else None
+        reaper = loop.create_task(_reap_every(hub, 30.0))
         for table in hub.tables.values():
             hub.kick(table)
-        yield
-        for task in [watcher, *hub.bot_tasks.values()]:
-            if task is not None:
-                task.cancel()
+        try:
+            yield
+        finally:
+            hub.close()               # bots stop thinking, so the worker threads end at once
+            for task in [watcher, reaper]:
+                if task is not None:
+                    task.cancel()
 
     app = Starlette(routes=[
         Route("/", index),
         Route("/tables", list_tables),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),   # no icon: not a 404 either
         Route("/new", new_table, methods=["POST"]),
         Route("/t/{tid}", table_page),
         WebSocketRoute("/ws/{tid}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], lifespan=lifespan)
     app.state.hub = hub
-    return app
+    c = hub.config
+    return Guard(app, allowed_hosts=c.allowed_hosts, proxy_headers=c.proxy_headers)
+
+
+async def _reap_every(hub: Hub, seconds: float) -> None:
+    while True:
+        await asyncio.sleep(seconds)
+        hub.reap()

@@ -7,9 +7,9 @@ of the state that replaces the state only once the engine has accepted it.
 """
 from __future__ import annotations
 
-import random
 import re
 import secrets
+import threading
 import time
 from pathlib import Path
 
@@ -23,6 +23,12 @@ from rulesrun.interpreter.web.views import Display, Log, frame
 
 SPECTATOR = -1
 MAX_ACTION_TEXT = 500
+
+
+def fresh_seed() -> int:
+    """A table's seed: 62 bits from the operating system's randomness, as the REPL's (docs/reference/security.md):
+    no seat can find it by trying seeds until one deals the cards it sees."""
+    return secrets.randbits(62)
 
 
 class Refused(Exception):
@@ -41,6 +47,10 @@ class Table:
         self.version = 0
         self.error: str | None = None             # a compile error shown on the page (--watch)
         self.created = time.time()
+        self.touched = time.monotonic()           # the last move or socket: for reclaiming idle tables
+        self.creator: str | None = None           # the client address that asked for it (POST /new)
+        self.keep = False                         # never reclaimed when idle (the command line's table)
+        self.stop = threading.Event()             # set when the table goes away: its bots stop thinking
         self.log = Log()
         self._start(game, seed, state)
 
@@ -49,15 +59,15 @@ class Table:
         self.display = Display(game)
         self.seed = seed
         self.state = state if state is not None else game.new_initial_state(seed=seed)
-        self.agents = {p: make_agent(kind, seed * 1000 + p + 1)
+        self.agents = {p: make_agent(kind, seed * 1000 + p + 1, stop=self.stop)
                        for p, kind in enumerate(self.seats) if kind != "human"}
         self.version += 1
 
     # ── who is who ─────────────────────────────────────────────────────────
     def seat_of(self, token) -> int | None:
         """The seat a token opens (SPECTATOR for the spectators' token), or None."""
-        if not isinstance(token, str) or not token or len(token) > 100:
-            return None
+        if not isinstance(token, str) or not token or len(token) > 100 or not token.isascii():
+            return None                           # tokens are ASCII: nothing else can match one
         found = None
         for t, p in self.tokens.items():          # compare every token, in constant time
             if secrets.compare_digest(t.encode(), token.encode()):
@@ -126,12 +136,13 @@ class Table:
             raise Refused(f"the rules failed at this move: {e}") from None
         self.state = after
         self.version += 1
+        self.touched = time.monotonic()
 
     def rematch(self, seed: int | None = None) -> None:
         if not self.state.is_terminal():
             raise Refused("a rematch can start only when the game is over")
         self.game_no += 1
-        self._start(self.game, random.randrange(1_000_000) if seed is None else seed)
+        self._start(self.game, fresh_seed() if seed is None else seed)
 
     def reload(self) -> bool:
         """Compile the rules file again; restart the table with the same seed, or keep the game as
@@ -170,6 +181,8 @@ class Table:
     def info(self) -> dict:
         return {"table": self.id, "title": self.game.title, "game_no": self.game_no, "step": self.step,
                 "names": self.names(), "seats": self.seats, "error": self.error,
+                # the seed only once the game is over: before, it would tell every seat the deal
+                "seed": str(self.seed) if self.state.is_terminal() else None,
                 "settings": param_texts(self.game.params, self.game.program.param_info)}
 
     def frame(self, seat: int | None) -> dict:

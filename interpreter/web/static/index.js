@@ -7,8 +7,8 @@ function el(tag, text, href) {
   return e;
 }
 async function refresh() {
-  const data = await (await fetch("/tables")).json();
-  $("rules").textContent = data.rules || "";
+  const data = await (await fetch("tables")).json();
+  $("rules").textContent = data.game || "";
   $("tables").replaceChildren(...data.tables.map((t) => {
     const li = el("li", "Table " + t.table + ": " + t.title + ", " + t.players + " players (" +
       t.seats.join(", ") + ")" + (t.over ? ", over " : ", step " + t.step + " "));
@@ -19,7 +19,7 @@ async function refresh() {
 $("new").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const body = Object.fromEntries(new FormData($("new")).entries());
-  const r = await fetch("/new", {method: "POST", headers: {"content-type": "application/json"},
+  const r = await fetch("new", {method: "POST", headers: {"content-type": "application/json"},
                                  body: JSON.stringify(body)});
   const data = await r.json();
   const out = $("created");

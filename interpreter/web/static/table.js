@@ -145,6 +145,8 @@ function render() {
       ol.appendChild(li);
     });
     $("rematch").hidden = v.seat === null;
+    $("seed").hidden = !v.seed;
+    $("seed").textContent = v.seed ? "This game's seed was " + v.seed + " (rulesrun --seed " + v.seed + " replays the deal)." : "";
   }
   $("save").hidden = v.seat === null;
   const log = $("log");
@@ -171,7 +173,9 @@ function notice(text) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(proto + "//" + location.host + "/ws/" + tid);
+  // the server may live under a sub-path (serve --root-path): the socket is beside this page's /t/
+  const root = location.pathname.slice(0, location.pathname.lastIndexOf("/t/"));
+  ws = new WebSocket(proto + "//" + location.host + root + "/ws/" + tid);
   ws.onopen = () => {
     retry = 500;
     ws.send(JSON.stringify({type: "hello", token: token}));
@@ -195,7 +199,7 @@ function connect() {
   };
   ws.onclose = (ev) => {
     $("conn").classList.add("down");
-    if (ev.code === 4401 || ev.code === 4404 || ev.code === 4400) {
+    if (ev.code === 4401 || ev.code === 4404 || ev.code === 4400 || ev.code === 4403) {
       fatal = true;
       $("conn").textContent = "not connected";
       return;

@@ -311,7 +311,7 @@ def test_new_tables_refuse_bad_settings_clearly(no_tracebacks):
         t = bg.hub.tables[data["table"]]
         assert t.game.players == 3 and t.seed == 9 and t.seats == ["human", "random", "greedy"]
         assert data["seats"][0]["link"].endswith("#" + t.token_of(0)) and data["seats"][1]["link"] is None
-        status, data = post("players=3&seats=human,human,random", "application/x-www-form-urlencoded")
+        status, data = post(json.dumps({"players": "3", "seats": "human,human,random"}))
         assert status == 200 and bg.hub.tables[data["table"]].seats == ["human", "human", "random"]
         for body in ['{"players": "many"}', '{"players": 9}', '{"seats": "human,wizard,random,random"}',
                      '{"variants": ["nonsense"]}', "[]", "{bad", '{"seats": 5}']:
@@ -427,7 +427,8 @@ def test_rulesrun_serve_magi_for_four_serves_a_playable_table(tmp_path):
         lines = [proc.stdout.readline() for _ in range(7)]
         link = next(line.split()[-1] for line in lines if line.strip().startswith("Player 1"))
         assert link.startswith(f"http://127.0.0.1:{port}/t/1#")
-        assert "spectators" in "".join(lines) and "local network" in "".join(lines)
+        assert "spectators" in "".join(lines) and "this network" in "".join(lines)
+        assert "seed" not in "".join(lines).lower()        # the seed would tell a seat every hand
         page = None
         for _ in range(100):
             try:
@@ -475,7 +476,7 @@ def test_a_new_table_takes_its_own_game_parameters_over_the_servers(no_traceback
         assert table.game.params == {"target": 300}
         status, data = post(json.dumps({"params": {"target": 200}}))
         assert status == 200 and bg.hub.tables[data["table"]].game.params == {"target": 200}
-        status, data = post("params=target%3D150", "application/x-www-form-urlencoded")
+        status, data = post(json.dumps({"params": "target=150"}))
         assert status == 200 and bg.hub.tables[data["table"]].game.params == {"target": 150}
         status, data = post(json.dumps({}))                 # none given: the server's
         assert status == 200 and bg.hub.tables[data["table"]].game.params == {"target": 300}

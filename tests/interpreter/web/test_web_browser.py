@@ -158,3 +158,31 @@ def test_the_front_page_makes_a_new_table(browser):
         page.wait_for_selector("#created pre")
         assert "players" in page.inner_text("#created pre")
         ctx.close()
+
+
+def test_the_pages_play_under_their_content_security_policy_and_cannot_be_framed(browser, tmp_path):
+    """The security headers (interpreter/web/guard.py) hold the pages to scripts and styles of their
+    own: Chromium reports no violation while a table is played, and a page framing ours stays empty."""
+    hub, table = hub_for("games/gachapon.rules", players=2, seats="human,random", seed=2, delay=0.0)
+    with Background(hub) as bg:
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        problems = []
+        page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text
+                or m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto(hub.links(table)["seats"][0]["link"])
+        page.wait_for_selector("#who:has-text('you are Player 1')")
+        page.wait_for_selector("#moves button")
+        page.locator("#moves button").first.click()
+        page.wait_for_function("document.querySelector('#log li') !== null")
+        page.goto(bg.url + "/")
+        page.wait_for_selector("#tables li")
+        assert not problems, problems
+        framer = tmp_path / "framer.html"
+        framer.write_text(f'<iframe id="f" src="{bg.url}/"></iframe>')
+        page.goto(framer.as_uri())
+        page.wait_for_timeout(500)
+        inner = page.frame_locator("#f").locator("#tables")
+        assert inner.count() == 0                     # the frame was refused: frame-ancestors 'none'
+        ctx.close()
