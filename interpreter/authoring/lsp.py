@@ -12,6 +12,7 @@ The knowledge of the file is in interpreter/authoring/lsp_index.py; this module 
 """
 from __future__ import annotations
 
+import asyncio
 import re
 import sys
 from urllib.parse import unquote, urlparse
@@ -38,6 +39,9 @@ _COMPLETION_KIND = {
     "state": "Variable", "player state": "Property", "team state": "Property", "const": "Constant",
     "define": "Function", "procedure": "Function", "parameter": "Variable", "local": "Variable", "variant": "Module",
 }
+
+
+DEBOUNCE = 0.25      # seconds of quiet after an edit before the file is compiled again
 
 
 def _path(uri: str) -> str:
@@ -194,21 +198,41 @@ def make_server():
     state = RulesServer()
     server.rules = state
 
-    def publish(uri, text):
-        diags = state.update(uri, text)
-        server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
+    latest: dict[str, str] = {}          # uri -> the newest text an editor sent
+    waiting: dict[str, asyncio.Task] = {}
+
+    async def publish(uri, text, delay=0.0):
+        """Compile ``text`` off the request loop (a worker thread), so completion and hover stay quick
+        while a large file compiles; a newer edit within ``delay`` seconds replaces this one, and the
+        diagnostics of a text that was edited again meanwhile are not sent (the newer ones follow)."""
+        if delay:
+            await asyncio.sleep(delay)
+        diags = await asyncio.to_thread(state.update, uri, text)
+        if latest.get(uri) is text:
+            server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
+
+    def schedule(uri, text, delay):
+        latest[uri] = text
+        old = waiting.pop(uri, None)
+        if old is not None and not old.done():
+            old.cancel()                 # still waiting out its delay: this edit supersedes it
+        waiting[uri] = asyncio.ensure_future(publish(uri, text, delay))
 
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls, params: T.DidOpenTextDocumentParams):
-        publish(params.text_document.uri, params.text_document.text)
+    async def did_open(ls, params: T.DidOpenTextDocumentParams):
+        schedule(params.text_document.uri, params.text_document.text, 0.0)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls, params: T.DidChangeTextDocumentParams):
+    async def did_change(ls, params: T.DidChangeTextDocumentParams):
         doc = ls.workspace.get_text_document(params.text_document.uri)
-        publish(params.text_document.uri, doc.source)
+        schedule(params.text_document.uri, doc.source, DEBOUNCE)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls, params: T.DidCloseTextDocumentParams):
+        latest.pop(params.text_document.uri, None)
+        task = waiting.pop(params.text_document.uri, None)
+        if task is not None:
+            task.cancel()
         state.texts.pop(params.text_document.uri, None)
         state.indexes.pop(params.text_document.uri, None)
         server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri,

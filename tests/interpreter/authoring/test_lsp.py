@@ -41,10 +41,12 @@ class Session:
         self.server = make_server()
         self.client = LanguageClient("test-client", "1")
         self.diagnostics: dict = {}
+        self.published: list = []               # every publication, in order
         self.changed = asyncio.Event()
 
         @self.client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def on_diagnostics(ls, params):
+            self.published.append(params)
             self.diagnostics[params.uri] = params.diagnostics
             self.changed.set()
 
@@ -274,3 +276,37 @@ def test_combination_builtins_hover_and_complete():
             assert {"beats", "same", "run", "run_round", "groups", "leading"} <= set(names)
             assert names["beats"].kind == T.CompletionItemKind.Function
     run(go())
+
+
+@pytest.mark.slow
+def test_typing_in_a_large_file_stays_responsive():
+    """A 20,000-line file takes seconds to compile. Edits typed quickly are compiled once, for the
+    last text, in a worker thread: a hover asked meanwhile is answered at once, and the diagnostics
+    that arrive are those of the last edit."""
+    import time
+    big = SHOP + "\n" + "".join(f"define extra_{i}(x) = x + {i}\n" for i in range(20000 - SHOP.count("\n")))
+
+    async def go():
+        async with Session() as s:
+            assert await s.open(big) == []
+            s.changed.clear()
+            publishes = s.published = []
+            for version, name in enumerate(("trik", "trick", "trak", "trok", "truck"), start=2):
+                text = big.replace("move trick to accumulated", f"move {name} to accumulated")
+                s.client.text_document_did_change(T.DidChangeTextDocumentParams(
+                    text_document=T.VersionedTextDocumentIdentifier(uri=URI, version=version),
+                    content_changes=[T.TextDocumentContentChangeWholeDocument(text=text)]))
+            t0 = time.monotonic()
+            hover = await s.client.text_document_hover_async(T.HoverParams(
+                text_document=T.TextDocumentIdentifier(uri=URI), position=_pos(SHOP, "accumulated", 2)))
+            answered = time.monotonic() - t0
+            await asyncio.wait_for(s.changed.wait(), 60)
+            await asyncio.sleep(0.5)
+            return hover, answered, publishes, time.monotonic() - t0
+
+    hover, answered, publishes, took = run(go())
+    assert answered < 1.0                                   # not behind a compile
+    assert len(publishes) == 1                              # the last text only, not five compiles
+    (diag,) = publishes[0].diagnostics
+    assert "truck" in diag.message
+    assert took < 15

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -23,11 +22,12 @@ from hypothesis import strategies as st  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 from rulesrun.interpreter.bots.agents import MAX_ITERATIONS, make_agent, parse_seats  # noqa: E402
-from rulesrun.interpreter.records.record import RecordError, open_record, read_record, record_seats  # noqa: E402
+from rulesrun.interpreter.records.record import RecordError, read_record, record_seats  # noqa: E402
 from rulesrun.interpreter.runtime.engine import load_game  # noqa: E402
-from rulesrun.interpreter.web.command import Background, hub_for  # noqa: E402
+from rulesrun.interpreter.web.command import hub_for  # noqa: E402
 from rulesrun.interpreter.web.guard import host_allowed, public_origin  # noqa: E402
-from tests.interpreter.web.test_web import Seat, no_tracebacks, serve  # noqa: E402,F401
+from tests.interpreter.web.test_web import Seat, serve  # noqa: E402
+from tests.interpreter.web.test_web import no_tracebacks  # noqa: E402,F401 — the fixture
 from tests.support import ROOT  # noqa: E402
 
 
