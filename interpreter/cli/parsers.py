@@ -70,6 +70,9 @@ def build_parsers():
                            f"(default: seat 1 human, the others {DEFAULT_BOT})")
     main.add_argument("--delay", type=seconds, default=0.0, metavar="SECONDS",
                       help="pause this long after each bot move, to watch them play (default: 0)")
+    main.add_argument("--ask-always", action="store_true",
+                      help="ask even a decision with one legal option (by default it is played for you "
+                           "and said in one line)")
     main.add_argument("--load", metavar="RECORD",
                       help="resume a game saved with 'save FILE' at the prompt (FILE is then optional)")
     main.add_argument("--moves", metavar="FILE",

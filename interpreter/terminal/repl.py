@@ -58,7 +58,7 @@ COMMANDS = ("state", "log", "hint", "explain", "undo", "save", "load", "rules", 
 class Repl:
     def __init__(self, game: Game, state: State, seats: list[str], seed: int,
                  out: TextIO | None = None, readline: Callable[[], str] | None = None,
-                 delay: float = 0.0, interactive: bool | None = None):
+                 delay: float = 0.0, interactive: bool | None = None, ask_always: bool = False):
         self.game = game
         self.state = state
         self.seats = list(seats)
@@ -86,6 +86,10 @@ class Repl:
         self.echo = readline is None and not sys.stdin.isatty()
         self.moves: list[tuple[int, str]] = []     # (seat, action) of every decision since the start
         self.reseeds: list[list[int]] = []         # [decisions so far, seed] each time chance was re-seeded
+        # a human's decision with one legal option is played for them and said in one line
+        # (--ask-always asks it); the places in ``moves`` of those, which undo passes over
+        self.ask_always = ask_always
+        self.forced: set[int] = set()
 
     # ── output ─────────────────────────────────────────────────────────────
     def say(self, text: str = "") -> None:
@@ -149,10 +153,11 @@ class Repl:
                     self.say("Game left unfinished.")
                     return 1
             else:
-                action = self.agents[p].choose(self.state)
+                only = len(self.state.legal_actions()) == 1
+                action = self.agents[p].choose(self.state)    # the bot still sees the state (its memory)
                 if not self.humans:
-                    self.say(f"{names[p]}: {action}")
-                if self.delay:
+                    self.say(f"{names[p]}: {action}" + (" — the only move" if only else ""))
+                if self.delay and not only:                   # nothing to watch in a forced move
                     self.flush_log()
                     time.sleep(self.delay)
                 self.moves.append((p, str(action)))
@@ -199,6 +204,8 @@ class Repl:
             self.flush_told(p)
         self.last_human = p
         actions = hand_order(self.state, self.style)
+        if len(actions) == 1 and not self.ask_always:
+            return self.play_forced(p, actions[0])
         if not self.compact():
             self.say()
         self.show(p)
@@ -266,6 +273,17 @@ class Repl:
             self.moves.append((p, str(action)))
             return True
 
+    def play_forced(self, p: int, action) -> bool:
+        """A decision with one legal option: played without asking, and said in one line. With
+        several humans it comes after the pass screen, as any decision does, so that the others
+        do not learn from a missing pass screen that this seat had no choice."""
+        self.state.apply_action(action)
+        self.moves.append((p, str(action)))
+        self.forced.add(len(self.moves) - 1)
+        who = "You" if len(self.humans) == 1 else f"Player {p + 1}"
+        self.say(f"{who}: {action} — the only move")
+        return True
+
     def show_options(self, p: int, actions: list) -> None:
         label = self.state.decision_label().rstrip(" :")
         self.say(f"Player {p + 1}, {label}:")
@@ -305,7 +323,7 @@ class Repl:
     def undo(self, seat: int) -> bool:
         """Take back ``seat``'s own last decision (and the bots' moves after it); chance is re-seeded
         from there, so a draw seen after it is not the draw that comes again (``hotseat``)."""
-        k, problem = undo_point(self.moves, self.seats, seat)
+        k, problem = undo_point(self.moves, self.seats, seat, self.forced)
         if problem:
             self.say(problem)
             return False
@@ -317,6 +335,7 @@ class Repl:
             return False
         self.state, self.reseeds = state, reseeds
         self.moves = self.moves[:k]
+        self.forced = {i for i in self.forced if i < k}
         self.log_seen = len(self.state.log(self.viewer))
         self.say(f"Undone: back before '{undone}'.")
         self.last_human = seat        # the same seat decides again: no pass screen, no other view
@@ -353,6 +372,7 @@ class Repl:
         self.game, self.state = game, state
         self.style = CardStyle(game)
         self.moves = [(-1, a) for a in state.history()]
+        self.forced = set()
         self.reseeds = [list(r) for r in record.get("reseeds", [])]
         self.seed = record["seed"]
         self.log_seen = len(state.log(self.viewer))
