@@ -52,6 +52,21 @@ HELP = """Commands:
   help              show this help
   quit              leave the game (offers to save)"""
 
+YES_NO = ("y", "yes", "n", "no")
+
+
+def default_record_name(game: Game, folder: str | Path = ".") -> str:
+    """A file name to save a game to: the rules file's name and today's date (``magi-2026-12-07.yaml``),
+    with -2, -3, ... when that file is there already (in ``folder``)."""
+    import datetime
+    base = f"{Path(game.program.path).stem or 'game'}-{datetime.date.today().isoformat()}"
+    name, k = f"{base}.yaml", 1
+    while os.path.lexists(Path(folder) / name):
+        k += 1
+        name = f"{base}-{k}.yaml"
+    return name
+
+
 COMMANDS = ("state", "log", "hint", "explain", "undo", "save", "load", "rules", "help", "quit")
 
 
@@ -177,7 +192,8 @@ class Repl:
         try:
             self.read("")
         except (EOFError, KeyboardInterrupt):
-            return False
+            self.say()
+            return self.offer_save_and_quit()
         if self.tty:
             clear_for_next_player(self.console)
         return True
@@ -216,9 +232,9 @@ class Repl:
             except KeyboardInterrupt:
                 self.say()
                 return self.offer_save_and_quit()
-            except EOFError:
+            except EOFError:          # Ctrl-D (or the end of piped input): leaving, with the offer to save
                 self.say()
-                return False
+                return self.offer_save_and_quit()
             cmd = line.strip()
             if self.echo:
                 self.say(cmd)
@@ -341,17 +357,18 @@ class Repl:
         self.last_human = seat        # the same seat decides again: no pass screen, no other view
         return True
 
-    def save(self, path: str) -> None:
+    def save(self, path: str) -> bool:
         if not path:
             self.say("Say where: save FILE (for example: save game.yaml)")
-            return
+            return False
         try:
             save_record(path, make_record(self.game, self.state, self.seats, [a for _, a in self.moves]
                                           if self.moves else self.state.history(), self.reseeds))
         except RecordError as e:
             self.say(str(e))
-            return
+            return False
         self.say(f"Saved to {path}. Resume with: {rulesrun_command()} --load {shlex.quote(path)}")
+        return True
 
     def load(self, path: str) -> bool:
         if not path:
@@ -380,14 +397,35 @@ class Repl:
         return True
 
     def offer_save_and_quit(self) -> bool:
-        if self.tty:
+        """Leaving (``quit``, Ctrl-D, Ctrl-C): in a terminal, a yes/no question, then a file name
+        with a default. A yes or no is never taken as a file name; Ctrl-D or Ctrl-C at either
+        question leaves without saving. Returns False: the game is left."""
+        if not self.tty:
+            return False
+        while True:
             try:
-                answer = self.read("Save the game before you go? Give a file name, or press Enter to quit: ")
+                answer = self.read("Save before you go? [y/N] ").strip().lower()
             except (EOFError, KeyboardInterrupt):
-                answer = ""
-            if answer.strip():
-                self.save(answer.strip())
-        return False
+                self.say()
+                return False
+            if answer in ("", "n", "no"):
+                return False
+            if answer in ("y", "yes"):
+                break
+            self.say("Answer y to save the game, or n (or Enter) to leave without saving.")
+        default = default_record_name(self.game)
+        while True:
+            try:
+                name = self.read(f"File name [{default}]: ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.say()
+                self.say("Not saved.")
+                return False
+            if name.lower() in YES_NO:
+                self.say(f"'{name}' is an answer, not a file name: type a file name, or press Enter for {default}.")
+                continue
+            if self.save(name or default):
+                return False
 
     def replay_moves(self, moves: list[str]) -> bool:
         """Play recorded moves one by one, showing each step and any broken invariant."""
