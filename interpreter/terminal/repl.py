@@ -19,7 +19,7 @@ from rulesrun.dsl.check.params import param_texts
 
 from rulesrun.interpreter.bots.agents import make_agent
 from rulesrun.interpreter.terminal.command import rulesrun_command
-from rulesrun.interpreter.runtime.engine import Game, GameError, State
+from rulesrun.interpreter.runtime.engine import DECISION_BOUND, Game, GameError, State, never_ended
 from rulesrun.interpreter.runtime.observe import team_slots
 from rulesrun.interpreter.terminal.hotseat import clear_for_next_player, drawn_since, rewind, undo_point
 from rulesrun.interpreter.terminal.options import find_card, hand_order, resolve_input
@@ -73,7 +73,8 @@ COMMANDS = ("state", "log", "hint", "explain", "undo", "save", "load", "rules", 
 class Repl:
     def __init__(self, game: Game, state: State, seats: list[str], seed: int,
                  out: TextIO | None = None, readline: Callable[[], str] | None = None,
-                 delay: float = 0.0, interactive: bool | None = None, ask_always: bool = False):
+                 delay: float = 0.0, interactive: bool | None = None, ask_always: bool = False,
+                 max_steps: int = DECISION_BOUND):
         self.game = game
         self.state = state
         self.seats = list(seats)
@@ -104,6 +105,7 @@ class Repl:
         # a human's decision with one legal option is played for them and said in one line
         # (--ask-always asks it); the places in ``moves`` of those, which undo passes over
         self.ask_always = ask_always
+        self.max_steps = max_steps      # with bots in every seat: a game that never ends stops there
         self.forced: set[int] = set()
 
     # ── output ─────────────────────────────────────────────────────────────
@@ -162,6 +164,9 @@ class Repl:
             self.say("Type 'help' for the commands.")
         self.flush_log()
         while not self.state.is_terminal():
+            if not self.humans and len(self.state.history()) >= self.max_steps:
+                self.say(f"Stopped: {never_ended(self.max_steps)}.")
+                return 1
             p = self.state.current_player()
             if self.seats[p] == "human":
                 if not self.human_turn(p):
