@@ -80,9 +80,8 @@ def seats_note(info: dict) -> str | None:
     """When every seat is random: a word that balance questions want bots."""
     if not all(parse_kind(s)[0] == "random" for s in info["seats"]):
         return None
-    return ("Note: every seat played at random. Random players mostly show what random play does (they "
-            "overbid, waste their best cards); for balance questions, seat bots: --seats ismcts "
-            "(or ismcts:N, N iterations a move).")
+    return ("Note: every seat played at random, and random players mostly show what random play does; "
+            "for balance questions, seat bots: --seats ismcts (or ismcts:N, N iterations a move).")
 
 
 def report_tables(summary: dict, info: dict) -> list[dict]:
