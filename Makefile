@@ -17,17 +17,18 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,plot]'
+	@# The CI-only lines are not echoed (@): off CI they do nothing, and `make play` shows the game, not them
 	@# CI also tests the Ray backend (a big download, so only there; its test skips without it)
-	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[ray]' || echo 'Ray did not install: its test will be skipped'
+	@[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[ray]' || echo 'Ray did not install: its test will be skipped'
 	@# CI also tests the web table (rulesrun serve) in a real browser: the web extra, Playwright, and
 	@# Debian's Chromium (Playwright's own browser download does not work here); without them those tests skip
-	[ -z "$$CI" ] || [ -x /usr/bin/chromium ] || (apt-get update && apt-get install -y chromium) || echo 'Chromium did not install: the browser tests will be skipped'
-	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[web]' playwright || echo 'The web extra did not install: its tests will be skipped'
+	@[ -z "$$CI" ] || [ -x /usr/bin/chromium ] || (apt-get update && apt-get install -y chromium) || echo 'Chromium did not install: the browser tests will be skipped'
+	@[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[web]' playwright || echo 'The web extra did not install: its tests will be skipped'
 	@# CI also tests the OpenSpiel, PettingZoo and Gymnasium bridges (docs/guides/interop.md) and the benchmark beside OpenSpiel (their tests skip without them)
-	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[openspiel,pettingzoo,gym,bench]' || echo 'a bridge library did not install: its tests will be skipped'
+	@[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[openspiel,pettingzoo,gym,bench]' || echo 'a bridge library did not install: its tests will be skipped'
 	@# CI also tests the language server (pygls), the flow diagram (Graphviz) and the HTML rulebook (Chromium)
-	[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[lsp]' || echo 'pygls did not install: the language server tests will be skipped'
-	[ -z "$$CI" ] || { command -v dot >/dev/null && command -v chromium >/dev/null; } || \
+	@[ -z "$$CI" ] || $(BIN)/python -m pip install --quiet -e '.[lsp]' || echo 'pygls did not install: the language server tests will be skipped'
+	@[ -z "$$CI" ] || { command -v dot >/dev/null && command -v chromium >/dev/null; } || \
 		{ apt-get update -qq && apt-get install -y -qq graphviz chromium; } || echo 'graphviz/chromium did not install: their tests will be skipped'
 	touch $(STAMP)
 

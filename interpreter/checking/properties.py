@@ -7,7 +7,7 @@ import random
 from rulesrun.dsl import RulesError, RulesRuntimeError
 from rulesrun.dsl.program import NoLegalAction, steps_count
 
-from rulesrun.interpreter.runtime.engine import Game, GameError, State
+from rulesrun.interpreter.runtime.engine import Game, GameError, State, never_ended
 from rulesrun.interpreter.runtime.observe import announced_cards, visible_cards
 from rulesrun.interpreter.checking.leaks import Leak, TwinFailed, static_leak, twin_leak
 
@@ -169,8 +169,7 @@ class GameChecker:
             if give_up_after is not None and step > give_up_after:
                 return
             if step >= self.max_steps:
-                raise Violation("ends", f"the game has not ended after {self.max_steps:,} decisions "
-                                        f"(raise the bound with --max-steps if it is just long)")
+                raise Violation("ends", never_ended(self.max_steps))
             actions = state.legal_actions()
             self.counts["legal action"] += 1
             if not actions:

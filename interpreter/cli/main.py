@@ -176,7 +176,8 @@ def _resume(args) -> int:
         seats = record_seats(record, game.players, args.seats)
     except ValueError as e:
         return _err(f"rulesrun: error: {e}")
-    repl = Repl(game, state, seats, record["seed"], delay=args.delay)
+    repl = Repl(game, state, seats, record["seed"], delay=args.delay, ask_always=args.ask_always,
+                max_steps=args.max_steps)
     repl.moves = [(-1, a) for a in state.history()]
     repl.reseeds = [list(r) for r in record["reseeds"]]
     repl.log_seen = len(state.log())
@@ -235,7 +236,7 @@ def cmd_play(args) -> int:
         return _err(f"rulesrun: error: {e}")
     seed = args.seed if args.seed is not None else fresh_seed()   # 62 bits from the OS: not guessable
     state = game.new_initial_state(seed=seed)
-    repl = Repl(game, state, seats, seed, delay=args.delay)
+    repl = Repl(game, state, seats, seed, delay=args.delay, ask_always=args.ask_always, max_steps=args.max_steps)
     if args.moves:
         if not repl.replay_moves(_read_moves(args.moves)):
             return 1

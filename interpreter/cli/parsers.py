@@ -60,6 +60,7 @@ def _common(p: argparse.ArgumentParser, optional: bool = False) -> None:
 
 
 def build_parsers():
+    from rulesrun.interpreter.runtime.engine import DECISION_BOUND
     main = Parser(prog="rulesrun", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(main, optional=True)
     main.add_argument("--version", action="version", version=f"rulesrun {_version()}")
@@ -70,6 +71,12 @@ def build_parsers():
                            f"(default: seat 1 human, the others {DEFAULT_BOT})")
     main.add_argument("--delay", type=seconds, default=0.0, metavar="SECONDS",
                       help="pause this long after each bot move, to watch them play (default: 0)")
+    main.add_argument("--ask-always", action="store_true",
+                      help="ask even a decision with one legal option (by default it is played for you "
+                           "and said in one line)")
+    main.add_argument("--max-steps", type=positive, default=DECISION_BOUND, metavar="N",
+                      help="with bots in every seat, stop a game that has not ended after N decisions, as "
+                           f"'rulesrun check' does (default: {DECISION_BOUND})")
     main.add_argument("--load", metavar="RECORD",
                       help="resume a game saved with 'save FILE' at the prompt (FILE is then optional)")
     main.add_argument("--moves", metavar="FILE",
@@ -100,8 +107,8 @@ def build_parsers():
     check.add_argument("--jobs", "-j", type=positive, default=None, metavar="N",
                        help="configurations checked at once, each in its own process; the report is the "
                             "same whatever N is (default: the number of CPUs)")
-    check.add_argument("--max-steps", type=positive, default=100_000, metavar="N",
-                       help="decisions after which a game counts as never ending (default: 100000)")
+    check.add_argument("--max-steps", type=positive, default=DECISION_BOUND, metavar="N",
+                       help=f"decisions after which a game counts as never ending (default: {DECISION_BOUND})")
     check.add_argument("--coverage", metavar="FILE", dest="coverage_file",
                        help="write the rules file with how often each line ran and the branches never "
                             "taken: FILE.html as a page, any other name as annotated text")

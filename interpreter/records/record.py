@@ -6,8 +6,10 @@ file that resumes or replays the game exactly.
 A record is data from anywhere, so reading one trusts nothing (``docs/reference/security.md``): the file must be
 a regular file of at most 10 MB; YAML aliases (the "billion laughs") and deep nesting are refused
 before anything is built; every field is type-checked; the rules file is found relative to the record
-(or at the absolute path it was saved from), must be a regular ``.rules`` file, and must have the
-hash the record names. Saving is atomic and never overwrites a file that is not a record, nor the
+(an older record may also name ``rules_absolute``, the absolute path it was saved from,
+which is still looked at; a record names no absolute path now, so a shared record does not tell
+the saver's folders), else among the shipped games by its file name; it must be a regular
+``.rules`` file, and must have the hash the record names. Saving is atomic and never overwrites a file that is not a record, nor the
 game's rules file.
 """
 from __future__ import annotations
@@ -73,8 +75,7 @@ def make_record(game: Game, state: State, seats: list[str], actions: list[str] |
     record = {
         "format": RECORD_FORMAT,
         "game": prog.title,
-        "rules": str(path),
-        "rules_absolute": str(path.resolve()),
+        "rules": str(path),           # written relative to the record's folder by save_record
         "rules_sha256": current or source_hash(prog.source),
         "players": prog.players,
         "variants": list(prog.variants),
@@ -102,8 +103,9 @@ def looks_like_record(path: str | Path) -> bool:
 
 def save_record(path: str | Path, record: dict, rules_path: str | Path | None = None) -> None:
     """Write ``record`` to ``path`` atomically. Refuses to overwrite anything but a record, and
-    never the game's rules file (``rules_path``, default the record's own). The record's ``rules``
-    is written relative to the record's folder, where ``open_record`` looks for it."""
+    never the game's rules file (``rules_path``, default the record's own, as found from the working
+    folder). The record's ``rules`` is written relative to the record's folder, where ``open_record``
+    looks for it; no absolute path is written."""
     name = str(path)
     if not name.strip():
         raise RecordError("give a file name to save to")
@@ -123,12 +125,11 @@ def save_record(path: str | Path, record: dict, rules_path: str | Path | None = 
     if target.suffix == ".rules":
         raise RecordError(f"{name} ends in .rules, as rules files do; save the game as a .yaml file")
     out = dict(record)
-    absolute = out.get("rules_absolute")
-    if absolute:
-        try:
-            out["rules"] = os.path.relpath(absolute, os.path.dirname(os.path.abspath(name)))
-        except ValueError:      # another drive (Windows): the absolute path stands alone
-            out["rules"] = absolute
+    out.pop("rules_absolute", None)      # an old record's, read and saved again
+    try:
+        out["rules"] = os.path.relpath(os.path.abspath(rules), os.path.dirname(os.path.abspath(name)))
+    except ValueError:      # another drive (Windows): no relative path; the shipped game's name at least
+        out["rules"] = rules.name
     try:
         atomic_write(name, yaml.safe_dump(out, sort_keys=False, allow_unicode=True))
     except FileProblem as e:
@@ -288,6 +289,13 @@ def _rules_path(record: dict, record_path: Path) -> Path:
                 return candidate
         except (OSError, ValueError):
             continue
+    # a shipped game's record, made where rulesrun is installed elsewhere: the game of that file name
+    # (the hash, checked next, says whether it is the same version)
+    from rulesrun.interpreter.records.games import shipped
+    name = Path(record["rules"]).name
+    for _, path in shipped():
+        if path.name == name:
+            return path
     raise RecordError(f"the saved game's rules file {record['rules']} is not there any more (looked beside "
                       f"the record and at {record.get('rules_absolute') or record['rules']})")
 

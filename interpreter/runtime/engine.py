@@ -23,6 +23,15 @@ from rulesrun.interpreter.runtime.saved import STATE_FORMAT  # noqa: F401 (the s
 from rulesrun.interpreter.runtime.state import TERMINAL, State  # noqa: F401 (part of the engine's API)
 
 
+# Decisions after which a driver (`rulesrun check`, `simulate`, all-bot play) counts a game as never
+# ending (--max-steps), and the one message they all give for it.
+DECISION_BOUND = 100_000
+
+
+def never_ended(max_steps: int) -> str:
+    return f"the game has not ended after {max_steps:,} decisions (raise the bound with --max-steps if it is just long)"
+
+
 def load_game(path: str | Path, players: int | None = None, variants: Iterable[str] = (),
               allow_leaks: bool = False, params: dict | None = None) -> Game:
     """Parse, check and compile a rules file for ``players`` seats (default: the fewest allowed).

@@ -17,7 +17,7 @@ import time
 from rulesrun.dsl import RulesrunError
 from rulesrun.interpreter.bots.agents import make_agent, standings
 
-MAX_STEPS = 100_000      # decisions after which a game counts as never ending (--max-steps)
+from rulesrun.interpreter.runtime.engine import DECISION_BOUND as MAX_STEPS, never_ended  # the bound of --max-steps
 _WORKER: dict = {}
 
 
@@ -72,7 +72,7 @@ def play_one(game, seats: list[str], index: int, seed: int, rotate: bool, max_st
             error = f"{type(e).__name__}: {e}"
         state = box[0] if box else None
         raise GameBroke({"index": index, "seed": game_seed, "agents": kinds, "agent_seeds": agent_seeds,
-                         "error": error, "moves": state.history() if state is not None else []}) from None
+                         "error": error, "too_long": isinstance(e, _TooLong), "moves": state.history() if state is not None else []}) from None
 
 
 class _TooLong(Exception):
@@ -122,7 +122,7 @@ def _play(game, kinds, index, game_seed, agent_seeds, max_steps, box) -> dict:
         decisions += 1
         moves[p] += 1
         if decisions >= max_steps and not state.is_terminal():
-            raise _TooLong(f"the game did not end within {max_steps} decisions (--max-steps)")
+            raise _TooLong(never_ended(max_steps))
     final_g = {name: state.game_values[i] for i, name in gnum}
     for j, (i, _) in enumerate(gnum):  # the final values count as seen too
         g_max[j] = max(g_max[j], state.game_values[i])
@@ -414,6 +414,11 @@ def report_incomplete(e: SimulationIncomplete, args, game, seats) -> None:
         print(f"rulesrun simulate: a worker process died (killed, or out of memory?); {len(e.lost)} "
               f"game{'s' if len(e.lost) != 1 else ''} lost: {_ranges(e.lost)} (game i is played from seed "
               f"({args.seed}, i), so a run of just those repeats them)", file=sys.stderr)
+    too_long = sum(1 for f in e.failed if f.get("too_long"))
+    if too_long:
+        print(f"rulesrun simulate: {too_long} of {e.games} game{'s' if e.games != 1 else ''} hit the step bound "
+              f"({args.max_steps:,} decisions, --max-steps): a game that never ends is a defect of the rules "
+              f"('rulesrun check' finds it)", file=sys.stderr)
     done = len(e.records)
     if args.keep_going:
         print(f"rulesrun simulate: {done} of {e.games} games finished; the report covers those", file=sys.stderr)

@@ -71,8 +71,17 @@ def headline(summary: dict, info: dict) -> str:
     return (f"{info['title']}: {summary['games']} games, {n} players"
             + (f", variant {', '.join(info['variants'])}" if info["variants"] else "")
             + "".join(f", {k}={v}" for k, v in (info.get("param_texts") or {}).items())
-            + f"; seats {','.join(info['seats'])}" + (" (rotated each game)" if info["rotate"] else "")
+            + f"; seats {','.join(info['seats'])}" + (" (the default)" if info.get("default_seats") else "")
+            + (" (rotated each game)" if info["rotate"] else "")
             + f"; seed {info['seed']}")
+
+
+def seats_note(info: dict) -> str | None:
+    """When every seat is random: a word that balance questions want bots."""
+    if not all(parse_kind(s)[0] == "random" for s in info["seats"]):
+        return None
+    return ("Note: every seat played at random, and random players mostly show what random play does; "
+            "for balance questions, seat bots: --seats ismcts (or ismcts:N, N iterations a move).")
 
 
 def report_tables(summary: dict, info: dict) -> list[dict]:
@@ -174,6 +183,8 @@ def print_tables(summary: dict, info: dict, console) -> None:
             t.caption_justify = "left"
         console.print(t)
     console.print(Text(footer(summary, info)))
+    if seats_note(info):
+        console.print(Text(seats_note(info)))
 
 
 def markdown(summary: dict, info: dict) -> str:
@@ -191,6 +202,8 @@ def markdown(summary: dict, info: dict) -> str:
             out.append(spec["caption"])
         out.append("")
     out.append(footer(summary, info))
+    if seats_note(info):
+        out += ["", seats_note(info)]
     return "\n".join(out) + "\n"
 
 
@@ -378,8 +391,8 @@ def simulate(args, argv=()) -> int:
     summary = totals.result()
     info = {"title": game.title, "file": str(args.file), "players": n, "variants": list(game.variants),
             "param_texts": {i.name: i.text(game.params[i.name]) for i in game.program.param_info},
-            "seats": seats, "rotate": args.rotate, "seed": args.seed, "games": args.games, "jobs": jobs,
-            "backend": args.backend, "wall": wall}
+            "seats": seats, "default_seats": args.seats is None, "rotate": args.rotate, "seed": args.seed,
+            "games": args.games, "jobs": jobs, "backend": args.backend, "wall": wall}
     from rulesrun.interpreter.terminal.safe_text import SafeConsole, safe
     console = SafeConsole(highlight=False, width=None if sys.stdout.isatty() else 120)
     if args.markdown:

@@ -2,7 +2,8 @@
 it, the pass screen's clearing, and when the seed may be shown.
 
 - ``undo`` takes back only the decisions of the seat at the keyboard: its last one, with the bots'
-  moves after it. If another human has decided since, it refuses (taking that back would show the
+  moves after it (a move that was the only legal one, played for the seat, is no decision of its
+  own: undo goes back past it). If another human has decided since, it refuses (taking that back would show the
   keyboard's seat a position it never had, and undo someone else's secret choice).
 - ``undo`` refuses when, since that decision, the seat has seen a card that nobody could see at
   the decision (drawn from a face-down pile, turned up from a hidden one): taking the decision back
@@ -30,10 +31,12 @@ def fresh_seed() -> int:
     return secrets.randbits(62)
 
 
-def undo_point(moves: list[tuple[int, str]], seats: list[str], seat: int) -> tuple[int | None, str | None]:
+def undo_point(moves: list[tuple[int, str]], seats: list[str], seat: int,
+               forced: set[int] = frozenset()) -> tuple[int | None, str | None]:
     """The index in ``moves`` of ``seat``'s last decision, which ``undo`` takes back with every move
-    after it; or None and the reason it may not."""
-    mine = [i for i, (s, _) in enumerate(moves) if s == seat]
+    after it; or None and the reason it may not. A move at a place in ``forced`` was the only legal
+    one and was played for the seat: undo passes over it (it would only be played again)."""
+    mine = [i for i, (s, _) in enumerate(moves) if s == seat and i not in forced]
     if not mine:
         return None, "Nothing to undo: you have not decided anything yet."
     k = mine[-1]

@@ -19,7 +19,7 @@ from rulesrun.dsl.check.params import param_texts
 
 from rulesrun.interpreter.bots.agents import make_agent
 from rulesrun.interpreter.terminal.command import rulesrun_command
-from rulesrun.interpreter.runtime.engine import Game, GameError, State
+from rulesrun.interpreter.runtime.engine import DECISION_BOUND, Game, GameError, State, never_ended
 from rulesrun.interpreter.runtime.observe import team_slots
 from rulesrun.interpreter.terminal.hotseat import clear_for_next_player, drawn_since, rewind, undo_point
 from rulesrun.interpreter.terminal.options import find_card, hand_order, resolve_input
@@ -52,13 +52,29 @@ HELP = """Commands:
   help              show this help
   quit              leave the game (offers to save)"""
 
+YES_NO = ("y", "yes", "n", "no")
+
+
+def default_record_name(game: Game, folder: str | Path = ".") -> str:
+    """A file name to save a game to: the rules file's name and today's date (``magi-2026-12-07.yaml``),
+    with -2, -3, ... when that file is there already (in ``folder``)."""
+    import datetime
+    base = f"{Path(game.program.path).stem or 'game'}-{datetime.date.today().isoformat()}"
+    name, k = f"{base}.yaml", 1
+    while os.path.lexists(Path(folder) / name):
+        k += 1
+        name = f"{base}-{k}.yaml"
+    return name
+
+
 COMMANDS = ("state", "log", "hint", "explain", "undo", "save", "load", "rules", "help", "quit")
 
 
 class Repl:
     def __init__(self, game: Game, state: State, seats: list[str], seed: int,
                  out: TextIO | None = None, readline: Callable[[], str] | None = None,
-                 delay: float = 0.0, interactive: bool | None = None):
+                 delay: float = 0.0, interactive: bool | None = None, ask_always: bool = False,
+                 max_steps: int = DECISION_BOUND):
         self.game = game
         self.state = state
         self.seats = list(seats)
@@ -86,6 +102,11 @@ class Repl:
         self.echo = readline is None and not sys.stdin.isatty()
         self.moves: list[tuple[int, str]] = []     # (seat, action) of every decision since the start
         self.reseeds: list[list[int]] = []         # [decisions so far, seed] each time chance was re-seeded
+        # a human's decision with one legal option is played for them and said in one line
+        # (--ask-always asks it); the places in ``moves`` of those, which undo passes over
+        self.ask_always = ask_always
+        self.max_steps = max_steps      # with bots in every seat: a game that never ends stops there
+        self.forced: set[int] = set()
 
     # ── output ─────────────────────────────────────────────────────────────
     def say(self, text: str = "") -> None:
@@ -143,16 +164,20 @@ class Repl:
             self.say("Type 'help' for the commands.")
         self.flush_log()
         while not self.state.is_terminal():
+            if not self.humans and len(self.state.history()) >= self.max_steps:
+                self.say(f"Stopped: {never_ended(self.max_steps)}.")
+                return 1
             p = self.state.current_player()
             if self.seats[p] == "human":
                 if not self.human_turn(p):
                     self.say("Game left unfinished.")
                     return 1
             else:
-                action = self.agents[p].choose(self.state)
+                only = len(self.state.legal_actions()) == 1
+                action = self.agents[p].choose(self.state)    # the bot still sees the state (its memory)
                 if not self.humans:
-                    self.say(f"{names[p]}: {action}")
-                if self.delay:
+                    self.say(f"{names[p]}: {action}" + (" — the only move" if only else ""))
+                if self.delay and not only:                   # nothing to watch in a forced move
                     self.flush_log()
                     time.sleep(self.delay)
                 self.moves.append((p, str(action)))
@@ -172,7 +197,8 @@ class Repl:
         try:
             self.read("")
         except (EOFError, KeyboardInterrupt):
-            return False
+            self.say()
+            return self.offer_save_and_quit()
         if self.tty:
             clear_for_next_player(self.console)
         return True
@@ -199,6 +225,8 @@ class Repl:
             self.flush_told(p)
         self.last_human = p
         actions = hand_order(self.state, self.style)
+        if len(actions) == 1 and not self.ask_always:
+            return self.play_forced(p, actions[0])
         if not self.compact():
             self.say()
         self.show(p)
@@ -209,9 +237,9 @@ class Repl:
             except KeyboardInterrupt:
                 self.say()
                 return self.offer_save_and_quit()
-            except EOFError:
+            except EOFError:          # Ctrl-D (or the end of piped input): leaving, with the offer to save
                 self.say()
-                return False
+                return self.offer_save_and_quit()
             cmd = line.strip()
             if self.echo:
                 self.say(cmd)
@@ -266,6 +294,17 @@ class Repl:
             self.moves.append((p, str(action)))
             return True
 
+    def play_forced(self, p: int, action) -> bool:
+        """A decision with one legal option: played without asking, and said in one line. With
+        several humans it comes after the pass screen, as any decision does, so that the others
+        do not learn from a missing pass screen that this seat had no choice."""
+        self.state.apply_action(action)
+        self.moves.append((p, str(action)))
+        self.forced.add(len(self.moves) - 1)
+        who = "You" if len(self.humans) == 1 else f"Player {p + 1}"
+        self.say(f"{who}: {action} — the only move")
+        return True
+
     def show_options(self, p: int, actions: list) -> None:
         label = self.state.decision_label().rstrip(" :")
         self.say(f"Player {p + 1}, {label}:")
@@ -305,7 +344,7 @@ class Repl:
     def undo(self, seat: int) -> bool:
         """Take back ``seat``'s own last decision (and the bots' moves after it); chance is re-seeded
         from there, so a draw seen after it is not the draw that comes again (``hotseat``)."""
-        k, problem = undo_point(self.moves, self.seats, seat)
+        k, problem = undo_point(self.moves, self.seats, seat, self.forced)
         if problem:
             self.say(problem)
             return False
@@ -317,22 +356,24 @@ class Repl:
             return False
         self.state, self.reseeds = state, reseeds
         self.moves = self.moves[:k]
+        self.forced = {i for i in self.forced if i < k}
         self.log_seen = len(self.state.log(self.viewer))
         self.say(f"Undone: back before '{undone}'.")
         self.last_human = seat        # the same seat decides again: no pass screen, no other view
         return True
 
-    def save(self, path: str) -> None:
+    def save(self, path: str) -> bool:
         if not path:
             self.say("Say where: save FILE (for example: save game.yaml)")
-            return
+            return False
         try:
             save_record(path, make_record(self.game, self.state, self.seats, [a for _, a in self.moves]
                                           if self.moves else self.state.history(), self.reseeds))
         except RecordError as e:
             self.say(str(e))
-            return
+            return False
         self.say(f"Saved to {path}. Resume with: {rulesrun_command()} --load {shlex.quote(path)}")
+        return True
 
     def load(self, path: str) -> bool:
         if not path:
@@ -353,6 +394,7 @@ class Repl:
         self.game, self.state = game, state
         self.style = CardStyle(game)
         self.moves = [(-1, a) for a in state.history()]
+        self.forced = set()
         self.reseeds = [list(r) for r in record.get("reseeds", [])]
         self.seed = record["seed"]
         self.log_seen = len(state.log(self.viewer))
@@ -360,14 +402,35 @@ class Repl:
         return True
 
     def offer_save_and_quit(self) -> bool:
-        if self.tty:
+        """Leaving (``quit``, Ctrl-D, Ctrl-C): in a terminal, a yes/no question, then a file name
+        with a default. A yes or no is never taken as a file name; Ctrl-D or Ctrl-C at either
+        question leaves without saving. Returns False: the game is left."""
+        if not self.tty:
+            return False
+        while True:
             try:
-                answer = self.read("Save the game before you go? Give a file name, or press Enter to quit: ")
+                answer = self.read("Save before you go? [y/N] ").strip().lower()
             except (EOFError, KeyboardInterrupt):
-                answer = ""
-            if answer.strip():
-                self.save(answer.strip())
-        return False
+                self.say()
+                return False
+            if answer in ("", "n", "no"):
+                return False
+            if answer in ("y", "yes"):
+                break
+            self.say("Answer y to save the game, or n (or Enter) to leave without saving.")
+        default = default_record_name(self.game)
+        while True:
+            try:
+                name = self.read(f"File name [{default}]: ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.say()
+                self.say("Not saved.")
+                return False
+            if name.lower() in YES_NO:
+                self.say(f"'{name}' is an answer, not a file name: type a file name, or press Enter for {default}.")
+                continue
+            if self.save(name or default):
+                return False
 
     def replay_moves(self, moves: list[str]) -> bool:
         """Play recorded moves one by one, showing each step and any broken invariant."""

@@ -250,8 +250,11 @@ def test_the_observation_shows_teams_by_name():
 
 
 def run_repl(game, seats, seed, lines):
+    """Duo's every decision has one option (a hand of one card): ask it (--ask-always), so the table
+    with its teams is shown."""
     out = io.StringIO()
-    repl = Repl(game, game.new_initial_state(seed=seed), seats, seed, out=out, readline=feed(lines))
+    repl = Repl(game, game.new_initial_state(seed=seed), seats, seed, out=out, readline=feed(lines),
+                ask_always=True)
     repl.run()
     return repl, out.getvalue()
 

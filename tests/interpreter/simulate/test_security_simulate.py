@@ -102,7 +102,7 @@ def test_a_game_past_max_steps_fails_with_a_message(tmp_path):
     path.write_text(LONG)
     r = rulesrun("simulate", path, "--games", "2", "--jobs", "1", "--quiet", "--max-steps", "50")
     assert r.returncode == 1
-    assert "did not end within 50 decisions" in r.stderr and "game 0" in r.stderr
+    assert "has not ended after 50 decisions" in r.stderr and "game 0" in r.stderr
     assert rulesrun("simulate", path, "--games", "1", "--jobs", "1", "--quiet").returncode == 0
 
 

@@ -207,7 +207,7 @@ def test_help_lists_the_options():
 def test_markdown_tables(capsys):
     assert main(["simulate", MAGIC, "--games", "3", "--players", "3", "--jobs", "1", "--quiet", "--markdown"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("The Magic Shop: 3 games, 3 players; seats random,random,random; seed 0\n")
+    assert out.startswith("The Magic Shop: 3 games, 3 players; seats random,random,random (the default); seed 0\n")
     assert "**Wins per seat (95% Wilson interval; a shared win counts for every winner)**" in out
     assert "| seat | agent | wins | win rate | 95% interval | mean | sd | min | q1 | median | q3 | max |" in out
     assert "| --- | --- | ---: |" in out

@@ -318,7 +318,12 @@ def test_delay_works_when_every_seat_is_a_bot(monkeypatch):
     repl = Repl(game, game.new_initial_state(seed=1), ["random"] * 3, 1, out=io.StringIO(),
                 readline=feed([]), delay=0.25)
     repl.run()
-    assert len(naps) == len(repl.moves) > 20 and set(naps) == {0.25}
+    # a pause after each move that was a choice; none after a forced move (one legal option)
+    replayed, choices = game.new_initial_state(seed=1), 0
+    for _, move in repl.moves:
+        choices += len(replayed.legal_actions()) > 1
+        replayed.apply_action(move)
+    assert len(naps) == choices > 20 and choices < len(repl.moves) and set(naps) == {0.25}
 
 
 # ── 6 and 10: the games say why and ask only when it helps ─────────────────
