@@ -102,8 +102,8 @@ def test_the_resume_command_printed_works_as_shown(tmp_path):
     assert "Resume with: rulesrun --load b.yaml" in r.stdout
 
 
-def readme_commands() -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def readme_commands(doc: str = "README.md") -> list[str]:
+    text = (ROOT / doc).read_text(encoding="utf-8")
     out = []
     for block in re.findall(r"```sh\n(.*?)```", text, re.S):
         joined = re.sub(r"\\\n\s*", "", block)
@@ -118,6 +118,7 @@ def test_the_readme_has_the_commands_this_test_runs():
     commands = readme_commands()
     assert len(commands) >= 14 and "rulesrun list" in commands
     assert any(c.startswith("rulesrun --load mygame.yaml") for c in commands)
+    assert readme_commands("docs/cli.md") == commands          # the docs site shows the same, run here
 
 
 @pytest.mark.slow
