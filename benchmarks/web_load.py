@@ -10,7 +10,7 @@ from this process through the socket protocol (``interpreter/web/client.py``: a 
 for each view that offers moves). Then every table is saved through the socket and its record is
 replayed: it must reach the returns the seats were shown. Prints the time per move — from a seat
 sending its move to that seat seeing the view that took it — as p50/p99, and the moves a second.
-The figures are written down in docs/web.md; tests/test_web_load.py runs the same code for
+The figures are written down in docs/web.md; tests/interpreter/web/test_web_load.py runs the same code for
 correctness only, never for time.
 """
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Written from the rulebook (shared/seeds/the_magic_shop.txt) and its rulings
 (shared/rules/the_magic_shop.md), not from the engine. It asks the same questions, in the same
 order and with the same action texts, as ``games/magic_shop.rules``, so that a differential test
-can drive both side by side (tests/test_reference_magic_shop.py):
+can drive both side by side (tests/games/test_reference_magic_shop.py):
 
     bidding, seat by seat:  "bid with <card>", then "place it face up" /
                             "place it face down, bidding 0" / "place it face down, bidding 3"

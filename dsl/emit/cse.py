@@ -22,7 +22,7 @@ What counts as the same, and when it is safe:
   never), and a define whose body is more than one ``return`` is left as it is.
 
 So the values, the errors and the order in which things are worked out stay the same: seeded games
-are the same at every step (``tests/test_cse.py``).
+are the same at every step (``tests/dsl/emit/test_cse.py``).
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ grammar's keywords, so that the highlighting never drifts from the language.
     .venv/bin/python -m rulesrun.interpreter.authoring.highlight      # rewrite editors/rules.tmLanguage.json and the
                                                    # copy in editors/vscode/syntaxes/
 
-tests/test_editors.py fails when the files differ from what this module generates.
+tests/interpreter/authoring/test_editors.py fails when the files differ from what this module generates.
 """
 from __future__ import annotations
 

@@ -34,3 +34,15 @@ def test_every_page_is_in_the_navigation():
     pages = {str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")}
     assert pages - listed == set(), "pages missing from mkdocs.yml's nav"
     assert listed - pages == set(), "nav entries with no page"
+
+
+def test_every_test_file_the_docs_and_code_cite_exists():
+    """Docs name tests as evidence ("tested by tests/...py"): each named file must exist, so a moved
+    test cannot leave the docs pointing at nothing."""
+    import re
+    places = [ROOT / "README.md", *[p for d in ("docs", "benchmarks", "interpreter", "dsl")
+                                    for p in (ROOT / d).rglob("*") if p.suffix in (".md", ".py")]]
+    missing = sorted({f"{p.relative_to(ROOT)}: {m}" for p in places
+                      for m in re.findall(r"tests/[\w/]+\.py", p.read_text(encoding="utf-8", errors="replace"))
+                      if not (ROOT / m).exists()})
+    assert missing == []
