@@ -255,7 +255,8 @@ class InfoFlow:
                 self._call(s.callee, getattr(s, "args", []), env)
                 env = {**env, ("ret",): self.ret_taint.get(s.callee, NONE)}
             if s.kind == "decision" and s.options is not None:
-                unseen = self._unseen_in_options(s.options, _seat(s), env)
+                unseen = next((u for part in [s.options, *_option_parts(s.pre)]
+                               for u in [self._unseen_in_options(part, _seat(s), env)] if u), None)
                 if unseen is not None:
                     self._found(Leak(f"this decision's options show {unseen} to the deciding seat, which "
                                      f"cannot see them", s.pos,
@@ -473,6 +474,19 @@ def _chosen_text(secret) -> str:
     hand (owner)"."""
     text = _text(secret)
     return "a card chosen from " + (text[len("the cards of "):] if text.startswith("the cards of ") else text)
+
+
+def _option_parts(pre):
+    """What a decision's ``pre`` works its options out from besides the first list (the tests of
+    its named moves' ``if``s, the filters it applies): every statement but the opening of the
+    decision (``S.pending = ...``) and the message of a decision with no option."""
+    for a in pre:
+        if isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Attribute) and a.targets[0].attr == "pending":
+            continue
+        if isinstance(a, ast.If) and isinstance(a.test, ast.UnaryOp) and len(a.body) == 1 \
+                and isinstance(a.body[0], ast.Expr) and getattr(a.body[0].value.func, "id", None) == "fail_no_options":
+            continue
+        yield a
 
 
 def _state_read(node):

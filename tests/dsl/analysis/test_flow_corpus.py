@@ -37,8 +37,6 @@ KNOWN_MISSES = {
     # leaks accepted
     "crib_swept_unseen.rules": "accepted: public points from a crib moved to a public zone and swept away "
                                "before any seat observed it",
-    "move_offered_by_deck_top.rules": "accepted: a named move's 'if' reads the face-down deck, so the options "
-                                      "show it to the decider",
     "private_announce_other_hand.rules": "accepted: 'announce to' a seat of another seat's hand is not checked",
 }
 
