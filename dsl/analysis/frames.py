@@ -73,7 +73,7 @@ class FrameSecrets(InfoFlow):
             return frozenset(x if len(x) == 4 else x + (None,) for x in t) if t else t
         return super().expr(n, env)
 
-    def _where(self, card, env):
+    def _where(self, owners, card, env):
         return NONE         # a seat believes cards where it saw them (observe.resample): not a frame secret
 
     def _var_taint(self, part: str, i: int, env: dict):

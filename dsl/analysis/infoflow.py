@@ -36,6 +36,10 @@ class Leak(RulesError):
 NONE = frozenset()
 
 
+# what a define's body sees of its caller's state of knowledge besides its arguments
+_INHERITED = ("shown zone", "shown value")
+
+
 def _join(*taints):
     out = NONE
     for t in taints:
@@ -69,7 +73,15 @@ class InfoFlow:
             return self.zones[node.left.value]       # a per-player zone: family + seat
         return None
 
+    @staticmethod
+    def _alias(node, env):
+        """The zone a define's parameter stands for (its argument), else ``node``."""
+        while isinstance(node, Local) and ("zone", node.key()) in env:
+            node = env[("zone", node.key())]
+        return node
+
     def _zone_cards(self, zone_expr, env):
+        zone_expr = self._alias(zone_expr, env)
         info = self._zone_of(zone_expr)
         if info is None or info.visibility == "public" or env.get(("shown zone", info.family or info.name)):
             return self.expr(zone_expr, env)
@@ -112,16 +124,20 @@ class InfoFlow:
             f = getattr(n.func, "id", None)
             if f == "len" and len(n.args) == 1 and isinstance(n.args[0], ast.Subscript) \
                     and isinstance(n.args[0].value, St) and n.args[0].value.which == "z":
-                info = self._zone_of(n.args[0].slice)          # how many: seen but for hidden zones
+                info = self._zone_of(self._alias(n.args[0].slice, env))   # how many: seen but for hidden zones
                 if info is not None and info.visibility == "hidden":
                     return frozenset({("count", info.name, f"how many cards {info.name} holds (hidden)")})
                 return self.expr(n.args[0].slice, env)
             if f == "_holder":                   # who holds a card: where it lies
-                return _join(self.expr(n.args[2], env), self._where(n.args[2], env))
+                return _join(self.expr(n.args[2], env), self._where(n.args[0], n.args[2], env))
             args = [self.expr(a, env) for a in n.args]
             if f in self.defines:
                 params, body = self.defines[f]
-                inner = {p.key(): t for p, t in zip(params, args[1:])}
+                inner = {k: v for k, v in env.items() if isinstance(k, tuple) and k[0] in _INHERITED}
+                inner.update({p.key(): t for p, t in zip(params, args[1:])})
+                for p, a in zip(params, n.args[1:]):
+                    if self._zone_of(self._alias(a, env)) is not None:     # a zone passed: its cards are read
+                        inner[("zone", p.key())] = self._alias(a, env)
                 return _join(self.expr(body, inner), *args)
             if f in self.procs:                  # a procedure's value: what it returns
                 return _join(self.ret_taint.get(f, NONE), *args)
@@ -130,7 +146,7 @@ class InfoFlow:
             src = self.expr(n.source, env)
             inner = dict(env)
             inner[n.target.key()] = src
-            inner[("placed", n.target.key())] = self._in_public_zone(n.source)
+            inner[("placed", n.target.key())] = self._in_public_zone(n.source, env)
             parts = [self.expr(x, inner) for x in
                      ([n.elt] if isinstance(n, Comp) else list(n.keys)) + [n.cond]]
             return _join(src, *parts)
@@ -138,22 +154,41 @@ class InfoFlow:
             return self.expr(n.body, env)
         return _join(*(self.expr(x, env) for x in ast.iter_child_nodes(n) if isinstance(x, ast.expr)))
 
-    def _in_public_zone(self, node) -> bool:
-        """Whether ``node`` reads the cards of a public zone (so each card's place is seen)."""
-        if isinstance(node, (Comp, Best)):
-            return self._in_public_zone(node.source)
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "list" and len(node.args) == 1:
-            return self._in_public_zone(node.args[0])
+    def _in_public_zone(self, node, env=None) -> bool:
+        """Whether the cards ``node`` gives are known to lie in public zones (so each card's place is
+        seen): the cards of a public zone, a card of one (``top(trick)``), the items of a list or
+        comprehension made of such cards, a local holding one."""
+        env = env or {}
+        if isinstance(node, Best):
+            return self._in_public_zone(node.source, env)
+        if isinstance(node, Comp):
+            if node.kind != "list":
+                return False
+            if isinstance(node.elt, Local) and node.elt.key() == node.target.key():
+                return self._in_public_zone(node.source, env)
+            return self._in_public_zone(node.elt, {**env, ("placed", node.target.key()):
+                                                   self._in_public_zone(node.source, env)})
+        if isinstance(node, Local):
+            return env.get(("placed", node.key())) is True
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("list", "_top", "_item") and node.args:
+            return self._in_public_zone(node.args[0], env)
         if isinstance(node, ast.Subscript) and isinstance(node.value, St) and node.value.which == "z":
             info = self._zone_of(node.slice)
             return info is not None and info.visibility == "public"
         return False
 
-    def _where(self, card, env):
-        """The secret of where ``card`` lies (``holder(card)``): none for a card held in a local that
-        came from a public zone or was moved to one, else who holds it — which the seats that do not
-        see that hand do not know."""
-        if isinstance(card, Local) and env.get(("placed", card.key())):
+    def _where(self, owners, card, env):
+        """The secret of where ``card`` lies (``holder(card)``, the owner of the zone it lies in):
+        none for a card held in a local that came from a public zone or was moved to one, nor when
+        every zone a player holds (``owners``: each zone's holder) is seen by every seat — public, or
+        revealed; else who holds it — which the seats that do not see that hand do not know."""
+        if self._in_public_zone(card, env):
+            return NONE
+        holders = owners.value if isinstance(owners, K) and isinstance(owners.value, list) else None
+        if holders is not None and all(
+                who is None or self.zones[i].visibility == "public"
+                or env.get(("shown zone", self.zones[i].family or self.zones[i].name))
+                for i, who in enumerate(holders)):
             return NONE
         return frozenset({("where", "holder", "who holds a card (holder())")})
 
@@ -168,7 +203,7 @@ class InfoFlow:
             t = self.expr(s.value, env)
             target = s.targets[0]
             if isinstance(target, Local):
-                env = {**env, target.key(): t, ("placed", target.key()): self._in_public_zone(s.value)}
+                env = {**env, target.key(): t, ("placed", target.key()): self._in_public_zone(s.value, env)}
             elif isinstance(target, ast.Attribute) and target.attr == "ann" and isinstance(s.value, ast.Tuple):
                 env = self._announce(s, env)
             elif isinstance(target, ast.Attribute) and target.attr == "ret":
@@ -185,6 +220,8 @@ class InfoFlow:
             info = self._zone_of(s.dest)
             if info is not None and info.visibility == "public" and isinstance(s.card, Local):
                 env = self._shown(env, s.card)          # shown to everyone from here on
+            elif isinstance(s.card, Local):
+                env = {**env, ("placed", s.card.key()): False}   # no longer known to lie in a public zone
             return env
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
             call = s.value
@@ -218,7 +255,8 @@ class InfoFlow:
                 self._call(s.callee, getattr(s, "args", []), env)
                 env = {**env, ("ret",): self.ret_taint.get(s.callee, NONE)}
             if s.kind == "decision" and s.options is not None:
-                unseen = self._unseen_in_options(s.options, _seat(s), env)
+                unseen = next((u for part in [s.options, *_option_parts(s.pre)]
+                               for u in [self._unseen_in_options(part, _seat(s), env)] if u), None)
                 if unseen is not None:
                     self._found(Leak(f"this decision's options show {unseen} to the deciding seat, which "
                                      f"cannot see them", s.pos,
@@ -236,7 +274,7 @@ class InfoFlow:
         if isinstance(s, (ast.While, ast.For)):
             if isinstance(s, ast.For) and isinstance(s.target, Local):
                 env = {**env, s.target.key(): self.expr(s.iter, env),
-                       ("placed", s.target.key()): self._in_public_zone(s.iter)}
+                       ("placed", s.target.key()): self._in_public_zone(s.iter, env)}
             for _ in range(4):              # round the loop until the locals settle
                 after = self._merge(env, self.block(s.body, env))
                 if after == env:
@@ -436,6 +474,19 @@ def _chosen_text(secret) -> str:
     hand (owner)"."""
     text = _text(secret)
     return "a card chosen from " + (text[len("the cards of "):] if text.startswith("the cards of ") else text)
+
+
+def _option_parts(pre):
+    """What a decision's ``pre`` works its options out from besides the first list (the tests of
+    its named moves' ``if``s, the filters it applies): every statement but the opening of the
+    decision (``S.pending = ...``) and the message of a decision with no option."""
+    for a in pre:
+        if isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Attribute) and a.targets[0].attr == "pending":
+            continue
+        if isinstance(a, ast.If) and isinstance(a.test, ast.UnaryOp) and len(a.body) == 1 \
+                and isinstance(a.body[0], ast.Expr) and getattr(a.body[0].value.func, "id", None) == "fail_no_options":
+            continue
+        yield a
 
 
 def _state_read(node):

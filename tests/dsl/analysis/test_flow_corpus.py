@@ -34,15 +34,10 @@ KNOWN_MISSES = {
     # honest files refused
     "compute_then_play_zone.rules": "refused: 'need' from the chosen cards, though they reach the table "
                                     "(moved as the picking zone) before anyone observes",
-    "holder_after_reveal.rules": "refused: holder() of a card when every hand has been revealed",
-    "holder_of_public_card.rules": "refused: holder() of a card taken from public zones (tops of face-up zones)",
     # leaks accepted
     "crib_swept_unseen.rules": "accepted: public points from a crib moved to a public zone and swept away "
                                "before any seat observed it",
-    "move_offered_by_deck_top.rules": "accepted: a named move's 'if' reads the face-down deck, so the options "
-                                      "show it to the decider",
     "private_announce_other_hand.rules": "accepted: 'announce to' a seat of another seat's hand is not checked",
-    "define_zone_argument.rules": "accepted: a hand passed as a define's argument loses its secret",
 }
 
 

@@ -212,3 +212,19 @@ def test_who_holds_a_card_is_secret_until_the_card_is_shown():
             reveal one
             announce "{holder(one)} holds the red 1."
     """)
+
+
+def test_a_zone_passed_to_a_define_is_as_secret_as_the_zone_and_shown_once_revealed():
+    body = """
+        define strength(s) = max(c.rank for c in s)
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                REVEAL
+                p.total = strength(p.hand)
+            player 1 chooses x from [1] as "done"
+    """
+    e = leak(body.replace("REVEAL", "pass"))
+    assert "public state 'total' is set from the cards of each player's hand" in e.message
+    compile_text(body.replace("REVEAL", "reveal p.hand"))
