@@ -112,6 +112,19 @@ class Repl:
     def say(self, text: str = "") -> None:
         self.console.print(escape(text) if text else "", markup=True)
 
+    def show_rules(self) -> None:
+        """The rulebook, rendered (headings, lists, tables: rich's Markdown, never the raw marks), in
+        a pager when it is longer than the terminal is high."""
+        from rich.markdown import Markdown
+        from rulesrun.interpreter.authoring.rulebook import rulebook_text
+        text = rulebook_text(self.game)
+        page = Markdown(text)
+        if self.console.is_terminal and len(text.splitlines()) > self.console.height:
+            with self.console.pager(styles=True):
+                self.console.print(page)
+        else:
+            self.console.print(page)
+
     def flush_log(self) -> None:
         log = self.state.log(self.viewer)
         for line in log[self.log_seen:]:
@@ -265,8 +278,7 @@ class Repl:
                 self.say("\n".join(f"  {line}" for line in log[-n:]) if log else "  (nothing yet)")
                 continue
             if low == "rules" and not rest:
-                from rulesrun.interpreter.authoring.rulebook import rulebook_text
-                self.say(rulebook_text(self.game))
+                self.show_rules()
                 continue
             if low == "hint" and not rest:
                 self.say(f"A bot would choose: {self.hint()}")

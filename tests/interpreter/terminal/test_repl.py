@@ -204,3 +204,12 @@ def test_end_to_end_in_a_real_terminal(path):
         child.close(force=True)
     assert i == 1, child.before[-2000:]
     assert prompts > 1
+
+
+def test_rules_at_the_prompt_are_rendered_not_raw_markdown():
+    from rulesrun.interpreter import load_game
+    game = load_game(ROOT / "games" / "gachapon.rules", players=2)
+    repl, out, _ = run_repl(game, ["human", "random"], 3, ["rules", "quit"])
+    assert "Components" in out and "Gachapon Trick" in out
+    assert not any(line.lstrip().startswith(("# ", "## ", "- **", "> *")) for line in out.splitlines())
+    assert "**" not in out
