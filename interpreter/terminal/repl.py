@@ -20,7 +20,7 @@ from rulesrun.dsl.check.params import param_texts
 from rulesrun.interpreter.bots.agents import make_agent
 from rulesrun.interpreter.terminal.command import rulesrun_command
 from rulesrun.interpreter.runtime.engine import DECISION_BOUND, Game, GameError, State, never_ended
-from rulesrun.interpreter.runtime.observe import team_slots
+from rulesrun.interpreter.runtime.observe import team_slots, value_display
 from rulesrun.interpreter.terminal.hotseat import clear_for_next_player, drawn_since, rewind, undo_point
 from rulesrun.interpreter.terminal.options import find_card, hand_order, resolve_input
 from rulesrun.interpreter.records.record import RecordError, make_record, open_record, save_record
@@ -483,7 +483,9 @@ def told_alone(state: State, seat: int) -> list[str]:
 
 
 def observe_all(state: State) -> dict:
-    """Everything, for a replay seen from every seat: each zone's cards and every value."""
+    """Everything some seat knows, for a replay seen from every seat: each zone's cards and every
+    public and owner value, shown as the seats' views show them (names, not numbers). ``hidden``
+    values — known to no seat, the rules' own bookkeeping — are left out, as at the table."""
     prog = state.program
     obs = state.observation(0)
     obs["seat"] = -1
@@ -497,10 +499,13 @@ def observe_all(state: State) -> dict:
             obs["players"][info.owner][info.family] = view
     obs["zones"] = zones
     for i, v in enumerate(prog.player_vars):
-        for p in range(prog.players):
-            obs["players"][p][v.name] = state.var(v.name, p)
+        if v.visibility != "hidden":
+            shown = value_display(prog, v.type)
+            for p in range(prog.players):
+                obs["players"][p][v.name] = shown(state.var(v.name, p))
     of_teams = team_slots(prog)
-    obs["state"] = {v.name: state.var(v.name) for i, v in enumerate(prog.globals) if i not in of_teams}
+    obs["state"] = {v.name: value_display(prog, v.type)(state.var(v.name)) for i, v in enumerate(prog.globals)
+                    if i not in of_teams and v.visibility != "hidden"}
     return obs
 
 
@@ -551,7 +556,6 @@ class ReplayViewer:
             r.say(f"start (0/{len(self.actions)})")
         obs = observe_all(s) if self.seat is None else s.observation(self.seat)
         if self.seat is None:
-            obs["seat"] = 0
             obs["game"] = obs["game"] + " — every seat's view"
             obs["log"] = self.log(s)
         r.console.print(render_view(obs, r.style))

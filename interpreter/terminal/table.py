@@ -196,7 +196,8 @@ def render_view(obs: dict, style: CardStyle, recent: int = 6, compact: bool = Fa
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
-    title = Text(f"{obs['game']} — you are Player {seat + 1}", style="bold")
+    everyone = seat < 0        # a replay's view of every seat: no "you", every hand laid out
+    title = Text(obs["game"] + ("" if everyone else f" — you are Player {seat + 1}"), style="bold")
     grid.add_row(Text("──"), title)
     values = [f"{display_name(prog, k)}: {_plain(v)}" for k, v in obs["state"].items() if v is not None]
     if values:
@@ -220,7 +221,7 @@ def render_view(obs: dict, style: CardStyle, recent: int = 6, compact: bool = Fa
         for k in shown_keys:
             v = info.get(k)
             if isinstance(v, dict):
-                if "cards" in v and len(v["cards"]) > longest and (p == seat or compact):
+                if "cards" in v and len(v["cards"]) > longest and (p == seat or compact and not everyone):
                     row.append(_count(len(v["cards"])))
                 else:
                     row.append(_zone_text(v, style, sort=True) if v else Text(""))
@@ -246,7 +247,7 @@ def render_view(obs: dict, style: CardStyle, recent: int = 6, compact: bool = Fa
         grid.add_row("players", side)
     else:
         grid.add_row("players", table(rows))
-    me = obs["players"][seat]
+    me = {} if everyone else obs["players"][seat]
     for k, v in me.items():
         if isinstance(v, dict) and "cards" in v and len(v["cards"]) > longest:
             grid.add_row(f"your {display_name(prog, k)}",

@@ -213,3 +213,22 @@ def test_rules_at_the_prompt_are_rendered_not_raw_markdown():
     assert "Components" in out and "Gachapon Trick" in out
     assert not any(line.lstrip().startswith(("# ", "## ", "- **", "> *")) for line in out.splitlines())
     assert "**" not in out
+
+
+def test_the_all_seeing_replay_shows_names_and_no_bookkeeping(tmp_path):
+    """`rulesrun replay` without --seat: values as the seats' views show them ("start: Player 3",
+    not an index), no hidden bookkeeping flags, no "you" — and every hand laid out."""
+    from rulesrun.interpreter import load_game
+    from rulesrun.interpreter.records.record import make_record, save_record
+    game = load_game(ROOT / "games" / "magi.rules", players=4)
+    state = game.new_initial_state(seed=3)
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    path = tmp_path / "g.yaml"
+    save_record(path, make_record(game, state, ["human", "random", "random", "random"]))
+    r = subprocess.run([str(EXE), "replay", str(path), "--to-end"], capture_output=True, text=True, timeout=120,
+                       cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "every seat's view" in r.stdout and "start: Player " in r.stdout
+    assert "you are" not in r.stdout and "(you)" not in r.stdout and "your hand" not in r.stdout
+    assert "again:" not in r.stdout and "turn over:" not in r.stdout and "7 cards" not in r.stdout
