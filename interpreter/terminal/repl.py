@@ -190,7 +190,9 @@ class Repl:
                 action = self.agents[p].choose(self.state)    # the bot still sees the state (its memory)
                 if not self.humans:
                     self.say(f"{names[p]}: {action}" + (" — the only move" if only else ""))
-                if self.delay and not only:                   # nothing to watch in a forced move
+                # nothing to watch in a forced move of all-bot play; with people at the table every
+                # bot move waits alike, or the quick ones would tell them that the bot had no choice
+                if self.delay and (self.humans or not only):
                     self.flush_log()
                     time.sleep(self.delay)
                 self.moves.append((p, str(action)))

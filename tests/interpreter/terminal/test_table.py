@@ -326,6 +326,24 @@ def test_delay_works_when_every_seat_is_a_bot(monkeypatch):
     assert len(naps) == choices > 20 and choices < len(repl.moves) and set(naps) == {0.25}
 
 
+def test_with_a_person_at_the_table_every_bot_move_waits_alike(monkeypatch):
+    """A bot's forced move must not come quicker than its choices while someone watches: the
+    difference would tell them the bot had one legal option (in a trick game, one card of the suit)."""
+    from rulesrun.interpreter.terminal import repl as repl_module
+    naps = []
+    monkeypatch.setattr(repl_module.time, "sleep", naps.append)
+    game = load_game(SHOP, players=3)
+    repl = Repl(game, game.new_initial_state(seed=1), ["human", "random", "random"], 1, out=io.StringIO(),
+                readline=feed(["1"] * 400), delay=0.25)
+    repl.run()
+    bot_moves = sum(1 for p, _ in repl.moves if p in (1, 2))
+    replayed, forced = game.new_initial_state(seed=1), 0
+    for p, move in repl.moves:
+        forced += p in (1, 2) and len(replayed.legal_actions()) == 1
+        replayed.apply_action(move)
+    assert forced > 0 and naps.count(0.25) == bot_moves
+
+
 # ── 6 and 10: the games say why and ask only when it helps ─────────────────
 def test_gachapon_says_when_the_later_card_won_a_tie():
     game = load_game(GACHA, players=3)
