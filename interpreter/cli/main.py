@@ -196,7 +196,7 @@ def _read_moves(path: str) -> list[str]:
 
 def cmd_replay(args) -> int:
     from rulesrun.interpreter.records.record import RecordError, open_record
-    from rulesrun.interpreter.terminal.repl import ReplayViewer
+    from rulesrun.interpreter.terminal.replay import ReplayViewer
     try:
         game, _, record = open_record(args.record)
     except RecordError as e:

@@ -120,7 +120,7 @@ class Hub:
         now = time.monotonic() if now is None else now
         gone = []
         for tid, table in list(self.tables.items()):
-            if getattr(table, "keep", False) or self.sockets.get(tid):
+            if table.keep or self.sockets.get(tid):
                 continue
             limit = self.config.finished_after if table.state.is_terminal() else self.config.idle_after
             if now - table.touched >= limit:
@@ -393,9 +393,8 @@ async def table_page(request: Request) -> Response:
 async def list_tables(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     hub.reap()
-    served = next(iter(hub._games.values()), None) if hub._games else None
-    title = served.title if served is not None else next((t.game.title for t in hub.tables.values()), "")
-    # the game's name, never the host's path to its file
+    # the game's name (the command line's table is never reclaimed), never the host's path to its file
+    title = next((t.game.title for t in hub.tables.values()), "")
     return JSONResponse({"game": title, "players": hub.config.players,
                          "variants": list(hub.config.variants), "params": dict(hub.config.params),
                          "tables": [{"table": t.id, "title": t.game.title, "players": t.game.players,

@@ -13,7 +13,8 @@ import pytest
 from rulesrun.interpreter import load_game
 from rulesrun.interpreter.cli.main import main
 from rulesrun.interpreter.records.record import make_record, save_record
-from rulesrun.interpreter.terminal.repl import Repl, ReplayViewer
+from rulesrun.interpreter.terminal.repl import Repl
+from rulesrun.interpreter.terminal.replay import ReplayViewer
 
 from tests.support import ROOT, feed  # noqa: E402
 MAGIC = ROOT / "games" / "magic_shop.rules"

@@ -9,22 +9,17 @@ from pathlib import Path
 
 from rulesrun.interpreter.cli.parsers import build_parsers, simulate_parser
 from rulesrun.interpreter.runtime.engine import DECISION_BOUND, never_ended
+from tests.support import small_game
 
 EXE = Path(sys.executable).parent / "rulesrun"
-FOREVER = """\
-game "Forever"
-players 2
-state x: number = 0
-cards:
-    rank: number
-    for rank in 1 to 2
-zone deck: facedown
-flow:
-    while x >= 0:
-        for p in players:
-            p chooses n from [1, 2] as "add"
-            x += n
-"""
+FOREVER = small_game("Forever", 2, """\
+    state x: number = 0
+    flow:
+        while x >= 0:
+            for p in players:
+                p chooses n from [1, 2] as "add"
+                x += n
+""")
 SHORT = FOREVER.replace("while x >= 0:", "repeat 3 times:")
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from rulesrun.interpreter import load_game, load_game_text
 from rulesrun.interpreter.terminal.hotseat import CLEAR_SCROLLBACK
 from rulesrun.interpreter.records.record import open_record
-from rulesrun.interpreter.terminal.repl import Repl, ReplayViewer
+from rulesrun.interpreter.terminal.repl import Repl
+from rulesrun.interpreter.terminal.replay import ReplayViewer
 from tests.support import feed
 
 EXE = Path(sys.executable).parent / "rulesrun"

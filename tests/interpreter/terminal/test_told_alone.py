@@ -8,7 +8,8 @@ import io
 
 from rulesrun.interpreter import load_game_text
 from rulesrun.interpreter.records.record import make_record
-from rulesrun.interpreter.terminal.repl import Repl, ReplayViewer, told_alone
+from rulesrun.interpreter.terminal.repl import Repl, told_alone
+from rulesrun.interpreter.terminal.replay import ReplayViewer
 from tests.support import WHISPER
 from tests.support import feed
 
