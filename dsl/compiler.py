@@ -42,6 +42,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         self.allow_leaks = allow_leaks
         self.rules = rules
         self.src = rules.source
+        self.sources = rules.sources       # each file's text by path: a variant file's base too
         self.path = rules.path
         self.N = players
         self.requested = tuple(variants)
@@ -84,7 +85,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
 
     # ── diagnostics ────────────────────────────────────────────────────────
     def err(self, msg: str, pos: Pos | None, hint: str | None = None):
-        raise RulesError(msg, pos, hint, self.src)
+        raise RulesError(msg, pos, hint, self.sources)
 
     # ── the whole file ─────────────────────────────────────────────────────
     def compile(self) -> Program:
@@ -96,6 +97,8 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
 
         game = first("GameDecl")
         title = game.title if game else self.path
+        about = first("AboutDecl")
+        self.about = about.text if about else None
         pl = first("PlayersDecl")
         if pl is None:
             self.err("the rules never say how many players the game is for", None,
@@ -171,7 +174,8 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
             invariants.append((inv.text, self.gen.lambda_(["S"], node, inv.expr.pos, f"invariant {inv.text!r}")))
 
         for name, p in self.proc_decls.items():
-            if name not in self.called:
+            # a base's procedure that a variant file's replacements no longer call is not a fault
+            if name not in self.called and p.pos.file == self.path:
                 self.err(f"procedure '{name}' is never called", p.pos, "call it from flow or another procedure, or remove it")
 
         leaks, secret = infoflow.analyse(self)
@@ -198,7 +202,8 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
                                             self.kinds, self.N, len(self.team_names))
 
         return Program(
-            title=title, path=self.path, source=self.src, players=self.N, variants=self.selected,
+            title=title, path=self.path, source=self.src, files=self.rules.files or ((self.path, self.src),),
+            about=self.about, variant_about=self.variant_about, players=self.N, variants=self.selected,
             available_variants=self.available, card_names=self.card_names, card_attrs=self.card_attrs,
             attr_types=dict(self.attrs), zones=self.zones, zone_index=self.zone_index, families=self.families,
             globals=[v for _, v in sorted(self.globals.values(), key=lambda x: x[0])],

@@ -36,6 +36,14 @@ class Pos:
         return f"{self.file}:{self.line}:{self.column}"
 
 
+def source_of(source: str | dict | None, pos: Pos | None) -> str | None:
+    """The text of the file a position is in, given one text or each file's text by path (a
+    variant file and its base, dsl.syntax.extend)."""
+    if isinstance(source, dict):
+        return source.get(pos.file) if pos is not None else None
+    return source
+
+
 class RulesrunError(Exception):
     """The base of every error rulesrun raises for a person to read (a rules file's fault, a misuse
     of the engine API, a record or file that cannot be used, a game the bridges cannot express): its
@@ -47,21 +55,23 @@ class RulesError(RulesrunError):
     """A problem in a ``.rules`` file, found while parsing, checking or compiling it."""
 
     def __init__(self, message: str, pos: Pos | None = None, hint: str | None = None,
-                 source: str | None = None):
+                 source: str | dict | None = None):
+        # source: the file's text, or each file's text by path (a variant file and its base)
         super().__init__(message)
         self.message = message
         self.pos = pos
         self.hint = hint
-        self.source = source
+        self.source = source_of(source, pos)
 
     def render(self) -> str:
         message = safe_text(self.message, lines=True)
         head = f"{safe_text(self.pos)}: error: {message}" if self.pos else f"error: {message}"
         lines = [head]
-        if self.pos and self.source is not None:
+        source = self.source
+        if self.pos and source is not None:
             # Lines end at "\n" only, as the parser counts them (str.splitlines would also break at
             # form feeds, "\x1c", "\u2028" and more, and show the wrong line).
-            src_lines = self.source.split("\n")
+            src_lines = source.split("\n")
             if 1 <= self.pos.line <= len(src_lines):
                 raw = src_lines[self.pos.line - 1].rstrip("\r").replace("\t", " ")
                 lines.append(f"    {safe_text(raw)}")   # escapes widen the line: the caret follows
@@ -77,11 +87,11 @@ class RulesError(RulesrunError):
 class RulesRuntimeError(RulesrunError):
     """The rules asked for something impossible while a game was running (a bug in the rules)."""
 
-    def __init__(self, message: str, pos: Pos | None = None, source: str | None = None):
+    def __init__(self, message: str, pos: Pos | None = None, source: str | dict | None = None):
         super().__init__(message)
         self.message = message
         self.pos = pos
-        self.source = source
+        self.source = source_of(source, pos)
 
     def __str__(self) -> str:
         return RulesError(self.message, self.pos, source=self.source).render().replace(

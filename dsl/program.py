@@ -171,6 +171,16 @@ class Program:
     team_var: int | None = None
     team_state: list = attrs.Factory(list)
     colour_attr: str | None = None  # `coloured by ATTR`: the card attribute the table colours by (None: guess)
+    # every file the rules were read from as (path, text): one, or a variant file's base(s) first and
+    # the variant file last (dsl.syntax.extend); `path` and `source` are the last
+    files: tuple = ()
+    about: str | None = None        # `about "..."`: the one-line description
+    variant_about: dict = attrs.Factory(dict)   # each variant's own `about`, by name
+
+    @property
+    def sources(self) -> dict:
+        """Each file's text by its path, for messages that point into a variant file's base."""
+        return dict(self.files) if self.files else {self.path: self.source}
 
 
 class NoLegalAction(RulesRuntimeError):

@@ -262,7 +262,7 @@ class InfoFlow:
                                      f"cannot see them", s.pos,
                                      "a decision's options (their texts and how many there are) are what the "
                                      "deciding seat sees: offer what that seat sees, or write 'reveal ...' "
-                                     "first where the rules show it", self.c.src))
+                                     "first where the rules show it", self.c.sources))
             if s.kind != "call" and s.chosen is not None:
                 secret = self.expr(s.options, env)
                 text = _chosen_text(secret) if secret else ""
@@ -420,7 +420,7 @@ class InfoFlow:
     def _leak(self, s, message, hint, taint, env) -> dict:
         """A leak — or, when it comes only from cards chosen just now, one that is forgiven if
         those cards are shown (moved to a public zone) before anyone sees the state again."""
-        err = Leak(message, getattr(s, "pos", None), hint, self.c.src)
+        err = Leak(message, getattr(s, "pos", None), hint, self.c.sources)
         if all(t[0] == "chosen" for t in taint):
             return {**env, "pending": env.get("pending", ()) + ((err, frozenset(t[:2] for t in taint)),)}
         self._found(err)

@@ -3,6 +3,8 @@ functions (compiled once per list of argument types, and written out where they 
 small — ``dsl.passes.inline``)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import ast
 import contextlib
 
@@ -193,10 +195,13 @@ class Calls:
         try:
             yield
         except RulesError as err:
-            if types and err.pos is not None and err.pos.line != call_.pos.line \
-                    and "as called at line" not in (err.hint or ""):
+            if types and err.pos is not None and (err.pos.line, err.pos.file) != (call_.pos.line, call_.pos.file) \
+                    and "as called at " not in (err.hint or ""):
                 args = ", ".join(T.describe(t) for t in types)
-                where = f"in {fname}() as called at line {call_.pos.line} with ({args})"
+                # a variant file's define called from its base: say which file the line is in
+                at = f"line {call_.pos.line}" if err.pos.file == call_.pos.file else \
+                    f"{Path(call_.pos.file).name} line {call_.pos.line}"
+                where = f"in {fname}() as called at {at} with ({args})"
                 err.hint = f"{err.hint}; {where}" if err.hint else where
             raise
 

@@ -497,7 +497,46 @@ class VariantDecl(Decl):
 
 
 @node
+class ExtendsDecl(Decl):
+    """``extends magi`` / ``extends "../base.rules"``, the first line of a variant file
+    (dsl.syntax.extend): the base game, and the base's variants it selects (``with catastrophe``)."""
+    base: str
+    by_name: bool             # a shipped game's name, not a path
+    selects: tuple = ()        # the base's variants this file plays with
+    select_pos: tuple = ()
+
+    @property
+    def key(self):
+        return ("ExtendsDecl", None)
+
+
+@node
+class ReplaceDecl(Decl):
+    """``replace <declaration>`` in a variant file: the base's declaration of that name, replaced."""
+    item: Any
+
+
+@node
+class AboutDecl(Decl):
+    """``about "..."``: the game's (or, in a variant block, the variant's) one-line description."""
+    text: str
+
+    @property
+    def key(self):
+        return ("AboutDecl", None)
+
+
+@node
 class RulesFile:
     path: str
     source: str
     items: tuple
+    # A variant file (dsl.syntax.extend) once its base is merged in: every file it is made of as
+    # (path, text), the base first and itself last, and the base itself, resolved. A plain file: ().
+    files: tuple = ()
+    base: "RulesFile | None" = None
+
+    @property
+    def sources(self) -> dict:
+        """Each file's text by its path, for diagnostics that point into the base."""
+        return dict(self.files) if self.files else {self.path: self.source}

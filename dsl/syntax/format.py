@@ -28,7 +28,7 @@ import attrs
 
 from rulesrun.dsl.syntax import ast as A
 from rulesrun.dsl.errors import Pos, RulesError
-from rulesrun.dsl.syntax.parser import parse_text
+from rulesrun.dsl.syntax.parser import parse_one
 
 TOKEN = re.compile(r"""
     (?P<ws>[ \t]+)
@@ -201,7 +201,7 @@ def _padded(toks: list, pads: dict) -> str:
 def format_text(source: str, path: str = "<rules>") -> str:
     """The canonical layout of a rules file (which must parse); raises RulesError otherwise."""
     source = source.replace("\r\n", "\n")
-    before = parse_text(source, path)          # only valid files are formatted
+    before = parse_one(source, path)           # only valid files are formatted (a variant file alone)
     lines = _split(source, path)
     n = len(lines)
 
@@ -289,7 +289,7 @@ def format_text(source: str, path: str = "<rules>") -> str:
         text.append(code.rstrip())
     result = "\n".join(text) + "\n" if text else ""
 
-    after = parse_text(result, path)
+    after = parse_one(result, path)
     if strip_positions(after.items) != strip_positions(before.items):
         raise RulesError("the formatter would change what this file means; it was left as it is "
                          "(please report this file)", Pos(path, 1, 1), None, source)

@@ -13,6 +13,7 @@ from lark.exceptions import VisitError
 
 from rulesrun.dsl.syntax import ast as A
 from rulesrun.dsl.errors import Pos, RulesError, deep_rules
+from rulesrun.dsl.syntax.extend import resolve
 
 
 from rulesrun.dsl.syntax.grammar_loader import _lark, grammar_path  # noqa: F401 (grammar_path: for tools)
@@ -34,6 +35,12 @@ def parse_text(source: str, path: str = "<rules>") -> A.RulesFile:
     """The rules text parsed. The same text of the same path is parsed once (the last few are
     kept): the AST is frozen, never changed by compiling, so one parse serves every player count,
     variant and reload (``rulesrun check``, a table's new game, the tests)."""
+    return resolve(parse_one(source, path), parse_one)
+
+
+def parse_one(source: str, path: str = "<rules>") -> A.RulesFile:
+    """One file parsed as it is written: a variant file's ``extends`` not followed, its base not read
+    (``rulesrun fmt``, the language server's view of the file itself)."""
     source = source[1:] if source.startswith("\ufeff") else source
     _check_text(source, path)
     return _parsed(source, path)
@@ -154,6 +161,19 @@ class _Builder(Transformer):
 
     def game_decl(self, meta, c):
         return A.GameDecl(pos=self._pos(meta), title=c[0].value[1:-1])
+
+    def about_decl(self, meta, c):
+        return A.AboutDecl(pos=self._pos(meta), text=c[0].value[1:-1])
+
+    def extends_decl(self, meta, c):
+        base = c[0]
+        names = [t for t in c[1:] if t is not None]
+        return A.ExtendsDecl(pos=self._pos(meta), base=base.value[1:-1] if base.type == "STRING" else str(base),
+                             by_name=base.type != "STRING", selects=tuple(str(t) for t in names),
+                             select_pos=tuple(self._tpos(t) for t in names))
+
+    def replace_decl(self, meta, c):
+        return A.ReplaceDecl(pos=self._pos(meta), item=c[0])
 
     def _int(self, tok) -> int:
         if len(tok.value) > 18:

@@ -17,7 +17,8 @@ from pathlib import Path
 GROUPS = {
     "storage.type.declaration.rules": ["game", "players", "kind", "cards", "shown", "coloured", "zone", "state",
                                        "const", "param", "define", "procedure", "flow", "score", "winners",
-                                       "heuristic", "invariant", "variant", "teams", "team"],
+                                       "heuristic", "invariant", "variant", "teams", "team", "extends", "replace",
+                                       "about"],
     "storage.modifier.visibility.rules": ["public", "owner", "facedown", "hidden", "per"],
     "support.type.rules": ["number", "text", "list", "card", "player"],
     "keyword.control.rules": ["if", "elif", "else", "repeat", "times", "while", "for", "pass", "end", "return"],

@@ -153,7 +153,8 @@ class ActionSpace:
 
     # ── domains ─────────────────────────────────────────────────────────────
     def _where(self, d) -> str:
-        line = self.prog.source.splitlines()[d.pos.line - 1].strip() if d.pos.line else ""
+        text = self.prog.sources.get(d.pos.file, self.prog.source)
+        line = text.splitlines()[d.pos.line - 1].strip() if d.pos.line else ""
         return f"{d.pos}: the decision '{d.label}' ({line})"
 
     def _domain(self, d, node) -> list:

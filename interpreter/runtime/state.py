@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulesrun.dsl import RulesError, RulesRuntimeError
+from rulesrun.dsl.errors import source_of
 from rulesrun.dsl.program import MAX_STEPS, STOP, steps_count, steps_list, steps_of
 from rulesrun.interpreter.runtime import actions, saved
 from rulesrun.interpreter.runtime.actions import Action, option_key
@@ -84,24 +85,24 @@ class State:
     def _failed(self, e: Exception):
         """Raise what went wrong while running the rules, as a RulesRuntimeError naming the line."""
         if isinstance(e, RulesRuntimeError):
-            e.source = self._prog.source
+            e.source = source_of(self._prog.sources, e.pos)
             raise e
         if isinstance(e, (RulesError, GameError)):
             raise e
         pos = self._prog.code.position(e.__traceback__)
         if isinstance(e, RecursionError):
             raise RulesRuntimeError("procedures call one another without end (too deep for Python)",
-                                    pos, self._prog.source) from None
+                                    pos, self._prog.sources) from None
         if isinstance(e, TypeError) and "NoneType" in str(e) and ("operand" in str(e) or "supported" in str(e)):
             # arithmetic or an order on an unset value: `p.bid + 1` with bid still none
             raise RulesRuntimeError("a value here is none (it has no value yet) where a number is needed; "
-                                    "test it first, as in 'if p.bid != none:'", pos, self._prog.source) from None
+                                    "test it first, as in 'if p.bid != none:'", pos, self._prog.sources) from None
         if isinstance(e, TypeError) and "NoneType" in str(e):
             # none (nobody, no card) where a player or a card is needed: p.score with p none
             raise RulesRuntimeError("a value here is none (nobody, or no card), where a player or a card is "
-                                    "needed", pos, self._prog.source) from None
+                                    "needed", pos, self._prog.sources) from None
         # a Python error inside generated code: report the rules line it came from
-        raise RulesRuntimeError(f"{type(e).__name__}: {e}", pos, self._prog.source) from None
+        raise RulesRuntimeError(f"{type(e).__name__}: {e}", pos, self._prog.sources) from None
 
     # ── the OpenSpiel-shaped API ───────────────────────────────────────────
     @property
