@@ -146,17 +146,18 @@ def _title(base: A.RulesFile) -> str:
     return Path(base.path).name
 
 
-_WORDS = {"ConstDecl": "const", "DefineDecl": "define", "ProcDecl": "procedure", "ZoneDecl": "zone",
+KIND_WORDS = {"ConstDecl": "const", "DefineDecl": "define", "ProcDecl": "procedure", "ZoneDecl": "zone",
           "StateDecl": "state", "TeamStateDecl": "team state", "KindDecl": "kind", "ParamDecl": "param",
           "InvariantDecl": "invariant", "CardsDecl": "'cards:' block", "FlowDecl": "'flow:' block",
           "PlayersDecl": "'players' line", "ScoreDecl": "score", "WinnersDecl": "'winners' line",
-          "HeuristicDecl": "heuristic", "TeamsDecl": "'teams' line"}
+          "HeuristicDecl": "heuristic", "TeamsDecl": "'teams' line", "GameDecl": "title",
+          "AboutDecl": "description", "VariantDecl": "variants"}
 
 
 def _describe(it) -> str:
     kind, name = it.key
-    word = _WORDS.get(kind, kind.replace("Decl", "").lower())
-    return f"{word} '{name}'" if name is not None else f"the {word}" if kind in _WORDS else word
+    word = KIND_WORDS.get(kind, kind.replace("Decl", "").lower())
+    return f"{word} '{name}'" if name is not None else f"the {word}" if kind in KIND_WORDS else word
 
 
 def _close(it, merged: dict) -> str | None:
@@ -169,7 +170,7 @@ def _close(it, merged: dict) -> str | None:
         return hint
     other = next((k for k, n in merged if n == name), None)
     if other is not None:
-        return f"the base declares '{name}' as a {_WORDS.get(other, other)}: replace it with one of those"
+        return f"the base declares '{name}' as a {KIND_WORDS.get(other, other)}: replace it with one of those"
     return None
 
 

@@ -58,7 +58,7 @@ class Context:
     kinds: dict = attrs.Factory(dict)         # kind name -> values
     player: str | None = None                 # the name that stands for "the player" here
     it: str | None = None                     # the name that stands for "it" (a choice's option)
-    comments: dict = attrs.Factory(dict)      # line -> comment text on that line (or above it)
+    comments: dict = attrs.Factory(dict)      # (file, line) -> comment text on that line (or above it)
 
     def but(self, **kw) -> "Context":
         return attrs.evolve(self, **kw)
@@ -235,7 +235,7 @@ class English:
             if step is None:
                 continue
             step.line = s.pos.line
-            step.notes = list(self.ctx.comments.get(s.pos.line, ())) + step.notes
+            step.notes = list(self.ctx.comments.get((s.pos.file, s.pos.line), ())) + step.notes
             out.append(step)
         return out
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
+from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from rulesrun.dsl import RulesError, parse_text
@@ -70,17 +71,40 @@ class RulesServer:
     def __init__(self):
         self.texts: dict[str, str] = {}
         self.indexes: dict[str, Index] = {}
+        # a variant file's errors that lie in its base: by the variant file's URI, the base's URI and
+        # its diagnostics (the server publishes them there too, and clears them once fixed)
+        self.elsewhere: dict[str, dict] = {}
 
     def update(self, uri: str, text: str) -> list:
+        """This document's diagnostics (``self.elsewhere[uri]``: those of its base files)."""
         self.texts[uri] = text
         errors = diagnose(text, _path(uri))
+        here, there = [], {}
+        for e in errors:
+            if e.pos is None or e.pos.file == _path(uri) or e.source is None:
+                here.append(self.diagnostic(e, text))
+                continue
+            there.setdefault(Path(e.pos.file).resolve().as_uri(), []).append(self.diagnostic(e, e.source))
+            here.append(self._in_base(e, text, _path(uri)))
+        self.elsewhere[uri] = there
         try:
             self.indexes[uri] = Index(parse_text(text, _path(uri)))
         except RulesError:
             pass                       # keep the last good parse for completion while typing
         except RecursionError:
             pass
-        return [self.diagnostic(e, text) for e in errors]
+        return here
+
+    def _in_base(self, e: RulesError, text: str, path: str):
+        """An error in a variant file's base, shown on the variant file's 'extends' line."""
+        from rulesrun.dsl.syntax.parser import parse_one
+        try:
+            ext = next((i for i in parse_one(text, path).items if isinstance(i, A.ExtendsDecl)), None)
+        except RulesError:
+            ext = None
+        at = ext.pos if ext is not None else None
+        return self.diagnostic(RulesError(f"in the base game {Path(e.pos.file).name}, line {e.pos.line}: {e.message}",
+                                          at, e.hint), text)
 
     @staticmethod
     def diagnostic(e: RulesError, text: str):
@@ -151,6 +175,8 @@ class RulesServer:
             value = f"```rules\n{sig}\n```\nbuilt-in: {doc}"
         elif sym is not None:
             where = f"declared at line {sym.line}" if sym.kind not in ("parameter",) else f"a parameter, line {sym.line}"
+            if sym.file:
+                where = f"declared in the base game {Path(sym.file).name}, line {sym.line}"
             kind = sym.kind if sym.kind != "local" else "local name"
             detail = sym.detail if sym.detail and sym.detail != sym.kind else ""
             value = f"```rules\n{detail or sym.name}\n```\n{kind} — {where}"
@@ -167,7 +193,8 @@ class RulesServer:
             return None
         pos = T.Position(line=sym.line - 1, character=sym.col - 1)
         end = T.Position(line=sym.line - 1, character=sym.col - 1 + len(sym.name))
-        return T.Location(uri=uri, range=T.Range(start=pos, end=end))
+        target = Path(sym.file).resolve().as_uri() if sym.file else uri     # into a variant file's base
+        return T.Location(uri=target, range=T.Range(start=pos, end=end))
 
     def symbols(self, uri: str) -> list:
         idx = self.indexes.get(uri)
@@ -207,9 +234,14 @@ def make_server():
         diagnostics of a text that was edited again meanwhile are not sent (the newer ones follow)."""
         if delay:
             await asyncio.sleep(delay)
+        before = set(state.elsewhere.get(uri, {}))
         diags = await asyncio.to_thread(state.update, uri, text)
         if latest.get(uri) is text:
             server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
+            there = state.elsewhere.get(uri, {})
+            for other in before | set(there):      # a variant file's base: its errors, or none now
+                server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
+                    uri=other, diagnostics=there.get(other, [])))
 
     def schedule(uri, text, delay):
         latest[uri] = text

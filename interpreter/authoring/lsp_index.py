@@ -63,6 +63,7 @@ class Symbol:
     detail: str = ""
     end_line: int = 0    # the last line of the declaration (procedures, variants)
     children: list = attrs.Factory(list)
+    file: str = ""       # the file it is declared in: a variant file's base, or "" for the file itself
 
 
 def _name_at(source_lines: list, line: int, col: int, name: str) -> tuple[int, int]:
@@ -102,25 +103,36 @@ class Index:
     def __init__(self, rules: A.RulesFile):
         self.rules = rules
         self.lines = rules.source.split("\n")
+        # a variant file (dsl.syntax.extend): its base's declarations are known by name (lookup,
+        # completion, go to definition into the base) but are not this document's symbols
+        self.file_lines = {f: t.split("\n") for f, t in rules.sources.items()}
         self.symbols: list[Symbol] = []
         self.by_name: dict[str, list[Symbol]] = {}
         self.procs: dict[str, A.ProcDecl] = {}
+        elsewhere: list[Symbol] = []
         for item in rules.items:
-            self._decl(item, self.symbols)
+            self._decl(item, self.symbols if self._own(item) else elsewhere)
+        if rules.files:       # merged with a base, the declarations are in the base's order
+            self.symbols.sort(key=lambda s: s.line)
+
+    def _own(self, node) -> bool:
+        return node.pos.file == self.rules.path
 
     def _add(self, sym: Symbol, into: list):
         into.append(sym)
         self.by_name.setdefault(sym.name, []).append(sym)
 
     def _sym(self, decl, name: str, kind: str, detail: str = "") -> Symbol:
-        line, col = _name_at(self.lines, decl.pos.line, decl.pos.column + (0 if kind in ("flow", "cards") else 1), name)
-        return Symbol(name, kind, line, col, detail, end_line=_last_line(decl))
+        lines = self.file_lines.get(decl.pos.file, self.lines)
+        line, col = _name_at(lines, decl.pos.line, decl.pos.column + (0 if kind in ("flow", "cards") else 1), name)
+        return Symbol(name, kind, line, col, detail, end_line=_last_line(decl),
+                      file="" if self._own(decl) else decl.pos.file)
 
     def _decl(self, d, into: list):
         if isinstance(d, A.KindDecl):
             sym = self._sym(d, d.name, "kind", "kind " + d.name + ": " + ", ".join(d.values))
             for v, p in zip(d.values, d.value_pos):
-                self._add(Symbol(v, "value", p.line, p.column, f"a value of kind {d.name}"), sym.children)
+                self._add(Symbol(v, "value", p.line, p.column, f"a value of kind {d.name}", file=sym.file), sym.children)
             self._add(sym, into)
         elif isinstance(d, A.CardsDecl):
             sym = self._sym(d, "cards", "cards", f"{len(d.attrs)} attributes")
@@ -135,7 +147,8 @@ class Index:
             self._add(self._sym(d, d.name, kind, f"{kind} {d.name}: {_type(d.type)}, {d.visibility}"), into)
         elif isinstance(d, A.TeamsDecl):
             for name, shown, p in zip(d.names, d.shown, d.name_pos):
-                self._add(Symbol(name, "value", p.line, p.column, f"a team, shown as {shown!r}"), into)
+                self._add(Symbol(name, "value", p.line, p.column, f"a team, shown as {shown!r}",
+                                 file="" if self._own(d) else d.pos.file), into)
         elif isinstance(d, A.ConstDecl):
             self._add(self._sym(d, d.name, "const", f"const {d.name} = {self._text(d.expr)}"), into)
         elif isinstance(d, A.ParamDecl):     # a game parameter reads like a constant
@@ -157,7 +170,8 @@ class Index:
             into.append(Symbol(word, word, d.pos.line, d.pos.column, word, end_line=_last_line(d)))
 
     def _text(self, e) -> str:
-        line = self.lines[e.pos.line - 1] if 0 < e.pos.line <= len(self.lines) else ""
+        lines = self.file_lines.get(e.pos.file, self.lines)
+        line = lines[e.pos.line - 1] if 0 < e.pos.line <= len(lines) else ""
         return line[e.pos.column - 1:].split("#")[0].strip()[:60]
 
     # ── scope ───────────────────────────────────────────────────────────
@@ -171,6 +185,8 @@ class Index:
 
     def _all_decls(self):
         for d in self.rules.items:
+            if not self._own(d):          # a base's: its lines are another file's
+                continue
             yield d
             if isinstance(d, A.VariantDecl):
                 yield from d.items

@@ -16,6 +16,7 @@ from rulesrun.dsl import RulesError
 from rulesrun.dsl.syntax import ast as A
 from rulesrun.dsl.syntax.parser import parse_file
 
+from rulesrun.interpreter.authoring.diff import changes, variant_blocks
 from rulesrun.interpreter.authoring.english import Context, English, Step, anchor, cap, title, words
 
 _SEES = {"public": "everyone sees its cards", "owner": "its owner sees its cards; the others see how many",
@@ -72,6 +73,22 @@ def _paragraphs(lines: list) -> list:
     if cur:
         out.append(" ".join(cur))
     return out
+
+
+def _numbered(steps: list, prefix: str = "") -> list:
+    """Steps as lines "1. Deal ...", "1.2. ..." (a diff compares them a line at a time)."""
+    out = []
+    for n, st in enumerate(steps, 1):
+        num = f"{prefix}{n}"
+        for branch in st.sub if (not st.text and st.sub) else [st]:     # if / otherwise: one number
+            out.append(f"{num}. {branch.text}")
+            out += _numbered(branch.sub, num + ".")
+    return out
+
+
+def _at(pos) -> tuple:
+    """Where a comment is: (file, line), as the rulebook keys them."""
+    return (pos.file, pos.line)
 
 
 def _header_comment(source: str) -> list:
@@ -226,7 +243,12 @@ class Rulebook:
             active.update(g.program.variants)
         self.variants = tuple(sorted(active)) if players else tuple(variants)
         self.items = effective_items(self.rules, self.variants)
-        self.above, self.trailing = comments_by_line(self.rules.source)
+        # each comment by (file, line): a variant file's declarations and its base's keep their own notes
+        self.above, self.trailing = {}, {}
+        for file, text in self.rules.files or ((self.rules.path, self.rules.source),):
+            above, trailing = comments_by_line(text)
+            self.above.update({(file, ln): v for ln, v in above.items()})
+            self.trailing.update({(file, ln): v for ln, v in trailing.items()})
         self.blocks: list = []
         ctx = Context(comments={})
         for i in self.items:
@@ -243,8 +265,8 @@ class Rulebook:
         for v in self.rules.items:
             if isinstance(v, A.VariantDecl):
                 ctx.procedures.update(p.name for p in v.items if isinstance(p, A.ProcDecl))
-        ctx.comments = {ln: self.above.get(ln, []) + ([self.trailing[ln]] if ln in self.trailing else [])
-                        for ln in set(self.above) | set(self.trailing)}
+        ctx.comments = {at: self.above.get(at, []) + ([self.trailing[at]] if at in self.trailing else [])
+                        for at in set(self.above) | set(self.trailing)}
         self.ctx = ctx
         self.en = English(ctx)
         self.build(diagram)
@@ -257,7 +279,7 @@ class Rulebook:
         self.blocks.append(("h", level, text, anchor_ or re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")))
 
     def notes(self, item):
-        for text in self.above.get(item.pos.line, []):
+        for text in self.above.get(_at(item.pos), []):
             self.blocks.append(("note", text))
 
     def p(self, text):
@@ -270,8 +292,12 @@ class Rulebook:
         span = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
         self.h(1, prog.title, "top")
         self.p(f"A game for {span} players." + (f" Variants: {', '.join(self.variants)}." if self.variants else ""))
+        if prog.about:
+            self.p(prog.about)
         for text in _header_comment(self.rules.source):
             self.blocks.append(("note", text))
+        if self.rules.base is not None:       # a variant file: what it changes against its base, first
+            self.blocks += variant_blocks(self, Rulebook(self.rules.base.path, players=min(self.games)))
         self.parameters(prog)
         self.components()
         self.zones_and_state()
@@ -309,7 +335,7 @@ class Rulebook:
                    + ":")
             self.blocks.append(("table", headers, rows))
             for e in cards[0].entries:
-                for text in self.above.get(e.pos.line, []):
+                for text in self.above.get(_at(e.pos), []):
                     self.blocks.append(("note", text))
 
     def zones_and_state(self):
@@ -320,7 +346,7 @@ class Rulebook:
             for z in zones:
                 sees = (_SEES_SHARED.get(z.visibility) if not z.per_player else None) or _SEES[z.visibility]
                 rows.append([f"**{words(z.name)}**", "each player" if z.per_player else "shared", sees,
-                             self.trailing.get(z.pos.line, "")])
+                             self.trailing.get(_at(z.pos), "")])
             self.blocks.append(("table", ["zone", "one for", "who sees it", "note"], rows))
         for t in self.of(A.TeamsDecl):
             self.h(3, "The teams")
@@ -336,7 +362,7 @@ class Rulebook:
             rows = [[f"**{words(s.name)}**", _type(s.type) + (
                         "" if s.low is None else f" from {self.en.expr(s.low)} to {self.en.expr(s.high)}"),
                      self.en.expr(s.default) if s.default is not None else "—",
-                     _VALUE_SEES.get(s.visibility, s.visibility), self.trailing.get(s.pos.line, "")] for s in states]
+                     _VALUE_SEES.get(s.visibility, s.visibility), self.trailing.get(_at(s.pos), "")] for s in states]
             self.blocks.append(("table", ["name", "what", "at the start", "who sees it", "note"], rows))
 
     def terms(self):
@@ -348,8 +374,8 @@ class Rulebook:
             self.notes(d)
             head = words(d.name) + (f"({', '.join(map(words, d.params))})" if isinstance(d, A.DefineDecl) else "")
             text = f"**{head}** is {self._num(d.expr)}."
-            if d.pos.line in self.trailing:
-                text += f" *{self.trailing[d.pos.line]}*"
+            if _at(d.pos) in self.trailing:
+                text += f" *{self.trailing[_at(d.pos)]}*"
             self.blocks.append(("list", [text]))
 
     def _num(self, e) -> str:
@@ -379,7 +405,7 @@ class Rulebook:
             self.notes(s)
             self.p(f"A player’s score is {self.en.expr(s.expr, self.ctx.but(player=s.var))}.")
         for w in self.of(A.WinnersDecl):
-            if w.pos.line in self.above and not self.of(A.ScoreDecl):
+            if _at(w.pos) in self.above and not self.of(A.ScoreDecl):
                 self.notes(w)
             inner = self.ctx.but(player=w.var)
             orders = ", then ".join(f"the {kind} {self.en.expr(e, inner).replace('their ', '')}" for kind, e in w.orders)
@@ -392,6 +418,50 @@ class Rulebook:
             self.h(3, "Always true")
             self.p("The rules make sure of these (`rulesrun check` tests them):")
             self.blocks.append(("list", [cap(i.text) + "." for i in invariants]))
+
+    # ── one declaration in words (interpreter/authoring/diff.py compares two files with these) ────
+    def describe(self, item) -> list[str]:
+        """A declaration in the rulebook's English: one line, or a procedure's numbered steps."""
+        en, x = self.en, self.en.expr
+        if isinstance(item, A.ConstDecl):
+            return [self._num(item.expr)]
+        if isinstance(item, A.DefineDecl):
+            return [(f"of {', '.join(map(words, item.params))}: " if item.params else "") + self._num(item.expr)]
+        if isinstance(item, (A.ProcDecl, A.FlowDecl)):
+            return _numbered(en.steps(item.body)) or ["Nothing happens."]
+        if isinstance(item, A.PlayersDecl):
+            return [f"for {item.low}" + (f" to {item.high}" if item.high != item.low else "") + " players"]
+        if isinstance(item, A.StateDecl):
+            span = "" if item.low is None else f" from {x(item.low)} to {x(item.high)}"
+            start = f", {x(item.default)} at the start" if item.default is not None else ""
+            return [f"{'a ' + item.owner + chr(39) + 's ' if item.owner else ''}{_type(item.type)}{span}{start}, "
+                    f"seen by {_VALUE_SEES.get(item.visibility, item.visibility)}"]
+        if isinstance(item, A.ZoneDecl):
+            sees = (_SEES_SHARED.get(item.visibility) if not item.per_player else None) or _SEES[item.visibility]
+            return [f"{'one for each player' if item.per_player else 'shared'}: {sees}"]
+        if isinstance(item, A.KindDecl):
+            return [", ".join(item.texts)]
+        if isinstance(item, A.InvariantDecl):
+            return [cap(item.text)]
+        if isinstance(item, A.ScoreDecl):
+            return [f"a player’s score is {x(item.expr, self.ctx.but(player=item.var))}"]
+        if isinstance(item, A.WinnersDecl):
+            inner = self.ctx.but(player=item.var)
+            return ["the " + ", then the ".join(f"{kind} {x(e, inner).replace('their ', '')}" for kind, e in item.orders)
+                    + (" (by team)" if item.team else "")]
+        if isinstance(item, A.ParamDecl):
+            span = "" if item.low is None else f" from {x(item.low)} to {x(item.high)}"
+            return [f"{_type(item.type)}{span}, {x(item.default)} unless set"]
+        if isinstance(item, A.GameDecl):
+            return [item.title]
+        if isinstance(item, A.AboutDecl):
+            return [item.text]
+        if isinstance(item, A.CardsDecl):
+            headers, rows = card_table(self.games)
+            return [" | ".join(c.replace("**", "") for c in row) for row in rows]
+        if isinstance(item, A.TeamsDecl):
+            return [f"{len(item.shown)} teams: {', '.join(item.shown)}"]
+        return ["its own rule"]                 # a heuristic: how bots judge a position
 
     def variant_sections(self):
         variants = [v for v in self.rules.items if isinstance(v, A.VariantDecl)]
@@ -458,6 +528,33 @@ def write_rulebook(args) -> int:
     return 0
 
 
+def diff_files(a: str, b: str, players: int | None = None, variants_a=(), variants_b=()) -> int:
+    """``rulesrun diff A B``: print what B changes against A; exit 0 (1 on an error)."""
+    try:
+        old = Rulebook(a, players=players or _fewest(a), variants=tuple(variants_a))
+        new = Rulebook(b, players=players or _fewest(b), variants=tuple(variants_b))
+    except RulesError as e:
+        print(e.render(), file=sys.stderr)
+        return 1
+    found = changes(old, new)
+    if not found:
+        print(f"{b} reads the same as {a}: no declaration differs.")
+        return 0
+    print(f"What {b} changes against {a}:")
+    for change in found:
+        lines = change.lines()
+        print(f"  - {lines[0]}")
+        for ln in lines[1:]:
+            print(f"    {ln}")
+    return 0
+
+
+def _fewest(path: str) -> int:
+    from rulesrun.dsl.syntax.parser import parse_file
+    decl = next((i for i in parse_file(path).items if isinstance(i, A.PlayersDecl)), None)
+    return decl.low if decl else 2
+
+
 def rulebook_text(game) -> str:
     """The Markdown rulebook of a loaded game, for the REPL's `rules` command."""
     from rulesrun.interpreter.authoring.rulebook_render import to_markdown
@@ -465,4 +562,5 @@ def rulebook_text(game) -> str:
     return to_markdown(Rulebook(prog.path, prog.players, tuple(prog.variants), game=game).blocks)
 
 
-__all__ = ["Rulebook", "card_table", "comments_by_line", "effective_items", "rulebook_text", "write_rulebook"]
+__all__ = ["Rulebook", "card_table", "comments_by_line", "diff_files", "effective_items", "rulebook_text",
+           "write_rulebook"]

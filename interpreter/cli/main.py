@@ -18,7 +18,7 @@ from rulesrun.dsl import RulesError, RulesrunError, RulesRuntimeError
 
 from rulesrun.interpreter import __doc__ as _pkg_doc  # noqa: F401
 from rulesrun.interpreter.cli.args import param_dict
-from rulesrun.interpreter.cli.parsers import (DEFAULT_BOT, build_parsers, doc_parser, fmt_parser, lsp_parser,  # noqa: F401
+from rulesrun.interpreter.cli.parsers import (DEFAULT_BOT, build_parsers, diff_parser, doc_parser, fmt_parser, lsp_parser,  # noqa: F401
                                              serve_parser, simulate_parser)
 
 
@@ -295,6 +295,16 @@ def cmd_doc(argv: list[str]) -> int:
     return write_rulebook(doc_parser().parse_args(argv))
 
 
+def cmd_diff(argv: list[str]) -> int:
+    from rulesrun.interpreter.authoring.rulebook import diff_files
+    from rulesrun.interpreter.records.games import find_game, missing
+    args = diff_parser().parse_args(argv)
+    for name in (args.first, args.second):
+        if missing(name):
+            return _err(missing(name))
+    return diff_files(find_game(args.first), find_game(args.second), args.players, args.variant_a, args.variant_b)
+
+
 def cmd_lsp(argv: list[str]) -> int:
     from rulesrun.interpreter.authoring.lsp import serve_stdio
     lsp_parser().parse_args(argv)
@@ -320,6 +330,7 @@ SUBCOMMANDS = {
     "serve": cmd_serve,
     "fmt": cmd_fmt,
     "doc": cmd_doc,
+    "diff": cmd_diff,
     "lsp": cmd_lsp,
     "list": lambda argv: cmd_list(),
 }

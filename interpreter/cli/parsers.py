@@ -27,6 +27,7 @@ commands:
   rulesrun --load RECORD           resume a saved game
   rulesrun fmt FILE... [--check]   lay out rules files canonically (docs/guides/tools.md)
   rulesrun doc FILE [--format html] write a rulebook from the rules file (docs/guides/rulebooks.md)
+  rulesrun diff A B                what B changes against A, in the rulebook's words (docs/guides/variants.md)
   rulesrun lsp                     the language server for editors (docs/guides/editors.md)
 
 examples:
@@ -174,6 +175,11 @@ def simulate_parser() -> Parser:
     p.add_argument("--keep-going", action="store_true",
                    help="when a game fails, play on: report the games that finished (and write them to "
                         "--json, marked incomplete) and name the failed ones; the exit code is still 1")
+    p.add_argument("--compare", metavar="B", help="also play B (a .rules file or a shipped game's name) on the "
+                   "same seeds with the same seats, and report both side by side with each difference's 95%% "
+                   "interval, marking those beyond noise (docs/guides/variants.md)")
+    p.add_argument("--compare-variant", action="append", default=[], metavar="NAME",
+                   help="B with this variant (repeatable); B may be FILE itself, to compare variants of one game")
     return p
 
 
@@ -234,6 +240,20 @@ def doc_parser() -> Parser:
     parser.add_argument("--diagram", action="store_true",
                         help="add a picture of the flow (Graphviz DOT; SVG in HTML when 'dot' is installed); "
                              "with -o, also write OUT.dot (and OUT.svg)")
+    return parser
+
+
+def diff_parser() -> Parser:
+    parser = Parser(prog="rulesrun diff", description="Say what the second rules file changes against the first, "
+                    "in the rulebook's words: each declaration that differs, before → after (docs/guides/variants.md).")
+    parser.add_argument("first", metavar="A", help="a .rules file, or a shipped game's name")
+    parser.add_argument("second", metavar="B", help="a .rules file, or a shipped game's name")
+    parser.add_argument("--players", "-p", type=positive, metavar="N",
+                        help="compare the games for this many players (default: the fewest each allows)")
+    parser.add_argument("--variant-a", action="append", default=[], metavar="NAME",
+                        help="A with this variant's rules in place (repeatable)")
+    parser.add_argument("--variant-b", action="append", default=[], metavar="NAME",
+                        help="B with this variant's rules in place (repeatable)")
     return parser
 
 

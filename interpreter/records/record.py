@@ -83,6 +83,8 @@ def make_record(game: Game, state: State, seats: list[str], actions: list[str] |
         "seats": list(seats),
         "actions": list(state.history() if actions is None else actions),
     }
+    if len(prog.files) > 1:     # a variant file: each base it extends, by name and the hash of the text read
+        record["bases"] = [{"file": Path(name).name, "sha256": source_hash(text)} for name, text in prog.files[:-1]]
     if prog.params:
         record["params"] = dict(prog.params)
     if reseeds:
@@ -197,6 +199,12 @@ def _check_fields(data: dict) -> str | None:
             isinstance(r, list) and len(r) == 2 and all(_int(x) for x in r)
             and 0 <= r[0] <= len(data["actions"]) and abs(r[1]).bit_length() <= SEED_BITS for r in reseeds):
         return "'reseeds' is not a list of [step, seed] pairs within the game"
+    bases = data.get("bases", [])
+    if not isinstance(bases, list) or len(bases) > 100 or not all(
+            isinstance(b, dict) and set(b) == {"file", "sha256"} and isinstance(b["file"], str)
+            and 0 < len(b["file"]) <= 4096 and isinstance(b["sha256"], str) and _HEX64.fullmatch(b["sha256"])
+            for b in bases):
+        return "'bases' is not a list of base files, each with its file name and sha256"
     sha = data.get("rules_sha256")
     if sha is None:
         return "'rules_sha256' is missing: without the rules file's hash, its moves cannot be trusted to mean the same"
@@ -269,6 +277,7 @@ def read_record(path: str | Path) -> dict:
     data.setdefault("params", {})
     data.setdefault("seats", None)
     data.setdefault("reseeds", [])
+    data.setdefault("bases", [])
     return data
 
 
@@ -300,6 +309,20 @@ def _rules_path(record: dict, record_path: Path) -> Path:
                       f"the record and at {record.get('rules_absolute') or record['rules']})")
 
 
+def _same_bases(game: Game, record: dict, rules: Path) -> None:
+    """A variant file's game resumes only with the very bases it was saved with (each hash the same)."""
+    now = [(Path(name).name, source_hash(text)) for name, text in game.program.files[:-1]]
+    saved = [(b["file"], b["sha256"]) for b in record["bases"]]
+    if [h for _, h in now] == [h for _, h in saved]:
+        return
+    changed = next((n for (n, h), (_, g) in zip(now, saved) if h != g), None)
+    what = f"its base game {changed} has" if changed else \
+        f"the games it extends have (saved with {', '.join(n for n, _ in saved) or 'none'}, now " \
+        f"{', '.join(n for n, _ in now) or 'none'})"
+    raise RecordError(f"{rules} is a variant file, and {what} changed since this game was saved, so its "
+                      f"moves may no longer mean the same; restore that version to resume it")
+
+
 def open_record(path: str | Path) -> tuple[Game, State, dict]:
     """Load a record's game and replay its actions: the game exactly where it was saved."""
     path = Path(path)
@@ -311,6 +334,7 @@ def open_record(path: str | Path) -> tuple[Game, State, dict]:
     try:
         game = load_game(rules, players=record["players"], variants=tuple(record["variants"]),
                          params=record["params"])
+        _same_bases(game, record, rules)
         state = game.replay(record["seed"], record["actions"], reseeds=dict(record["reseeds"]))
     except (RulesError, GameError, RulesRuntimeError) as e:
         raise RecordError(f"{path} does not replay with {rules}: {e}") from None

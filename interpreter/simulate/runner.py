@@ -38,6 +38,7 @@ from rulesrun.interpreter.simulate.pool import (
 )
 
 FORMAT = "rulesrun-simulate/1"
+COMPARE_FORMAT = "rulesrun-compare/1"
 TOP_OPTIONS = 6          # options shown per decision label in the table (the JSON has them all)
 
 USAGE = """Play many games between bots, in parallel, and report win rates per seat and per agent,
@@ -329,6 +330,87 @@ class _Progress:
             self.next = done + max(1, self.total // 10)
 
 
+def _play_all(args, game, seats: list, jobs: int, keep_rows: bool):
+    """Play ``args.games`` games of ``game``: (records, incomplete or None, their Summary, the JSON
+    lines of the records when ``keep_rows``, seconds); or an exit code when they could not be played."""
+    from rulesrun.interpreter.runtime.files import read_text
+    prog = game.program
+    spec = {"path": str(prog.path), "text": read_text(prog.path, "rules file"), "players": game.players,
+            "variants": list(game.variants), "seats": seats, "seed": args.seed, "rotate": args.rotate,
+            "max_steps": args.max_steps, "params": dict(game.params)}
+    prime(spec, game)       # the game compiled above serves this process's games and forked workers
+    # each record is counted (and written out as a line of JSON) as it comes back, while the
+    # workers go on playing, so that little is left to do after the last game
+    totals = Summary(game.players, prog.teams)
+    rows: list[str] = []
+
+    def take(rec: dict) -> None:
+        totals.add(rec)
+        if keep_rows:
+            rows.append(json.dumps(rec, separators=(",", ":")))
+
+    started = time.perf_counter()
+    incomplete = None
+    with _Progress(args.games, args.quiet) as progress:
+        try:
+            records = run_games(spec, args.games, jobs=jobs, backend=args.backend, progress=progress,
+                                keep_going=args.keep_going, on_record=take)
+        except MissingExtra as e:
+            return _fail(str(e), 1)
+        except SimulationIncomplete as e:
+            incomplete, records = e, e.records
+        except KeyboardInterrupt:
+            print("rulesrun simulate: interrupted; no games are reported", file=sys.stderr)
+            return 130
+    return records, incomplete, totals, rows, time.perf_counter() - started
+
+
+def _compare(args, game, seats: list, jobs: int) -> int:
+    """``--compare B``: B played on the same seeds with the same seats, and the two side by side."""
+    from rulesrun.interpreter.runtime.engine import load_game
+    from rulesrun.interpreter.simulate import compare
+    from rulesrun.interpreter.terminal.safe_text import SafeConsole, safe
+    from rulesrun.interpreter.records.games import find_game, missing
+    if missing(args.compare):
+        return _fail(f"--compare: {missing(args.compare)}", 1)
+    other = load_game(find_game(args.compare), players=game.players, variants=tuple(args.compare_variant),
+                      params=dict(args.param or ()))
+    runs = []
+    for g in (game, other):
+        played = _play_all(args, g, seats, jobs, False)
+        if isinstance(played, int):
+            return played
+        records, incomplete, _, _, _ = played
+        if incomplete is not None:
+            from rulesrun.interpreter.simulate.pool import report_incomplete
+            report_incomplete(incomplete, args, g, seats)
+            return 1
+        runs.append(records)
+    comp = compare.comparison(runs[0], runs[1], game.players)
+    side = lambda g: {"title": g.title, "file": str(g.program.path), "variants": list(g.variants)}  # noqa: E731
+    info = {"a": side(game), "b": side(other), "players": game.players, "seats": seats, "rotate": args.rotate,
+            "seed": args.seed, "games": args.games}
+    if args.markdown:
+        sys.stdout.write(safe(compare.markdown(comp, info), lines=True))
+    else:
+        compare.print_report(comp, info, SafeConsole(highlight=False, width=None if sys.stdout.isatty() else 120))
+    if args.json:
+        out = {"format": COMPARE_FORMAT, **info, "comparison": comp,
+               "summaries": [summarise(r, game.players, g.program.teams) for r, g in zip(runs, (game, other))]}
+        try:
+            Path(args.json).write_text(json.dumps(out, indent=1), encoding="utf-8")
+        except OSError as e:
+            return _fail(f"cannot write the JSON to {args.json}: {e.strerror or e}", 1)
+    if args.plot:
+        try:
+            compare.plot(comp, runs[0], runs[1], info, args.plot)
+        except OSError as e:
+            return _fail(f"cannot write the plot to {args.plot}: {e.strerror or e}", 1)
+    if seats_note({"seats": seats}):
+        print(safe(seats_note({"seats": seats})))
+    return 0
+
+
 def simulate(args, argv=()) -> int:
     """``rulesrun simulate``: ``args`` as cli/parsers.py's ``simulate_parser`` reads them (``argv``:
     the command's words, kept in the JSON report); returns the exit code. Errors in the rules file
@@ -354,35 +436,12 @@ def simulate(args, argv=()) -> int:
             if problem:
                 return _fail(problem, 1)
     jobs = args.jobs or os.cpu_count() or 1
-    from rulesrun.interpreter.runtime.files import read_text
-    spec = {"path": str(args.file), "text": read_text(args.file, "rules file"), "players": n,
-            "variants": list(game.variants), "seats": seats, "seed": args.seed, "rotate": args.rotate,
-            "max_steps": args.max_steps, "params": dict(game.params)}
-    prime(spec, game)       # the game compiled above serves this process's games and forked workers
-    # each record is counted (and written out as a line of JSON) as it comes back, while the
-    # workers go on playing, so that little is left to do after the last game
-    totals = Summary(n, game.program.teams)
-    rows: list[str] = []
-
-    def take(rec: dict) -> None:
-        totals.add(rec)
-        if args.json:
-            rows.append(json.dumps(rec, separators=(",", ":")))
-
-    started = time.perf_counter()
-    incomplete = None
-    with _Progress(args.games, args.quiet) as progress:
-        try:
-            records = run_games(spec, args.games, jobs=jobs, backend=args.backend, progress=progress,
-                                keep_going=args.keep_going, on_record=take)
-        except MissingExtra as e:
-            return _fail(str(e), 1)
-        except SimulationIncomplete as e:
-            incomplete, records = e, e.records
-        except KeyboardInterrupt:
-            print("rulesrun simulate: interrupted; no games are reported", file=sys.stderr)
-            return 130
-    wall = time.perf_counter() - started
+    if getattr(args, "compare", None):
+        return _compare(args, game, seats, jobs)
+    played = _play_all(args, game, seats, jobs, args.json)
+    if isinstance(played, int):
+        return played
+    records, incomplete, totals, rows, wall = played
     if incomplete is not None:
         from rulesrun.interpreter.simulate.pool import report_incomplete
         report_incomplete(incomplete, args, game, seats)

@@ -310,3 +310,58 @@ def test_typing_in_a_large_file_stays_responsive():
     (diag,) = publishes[0].diagnostics
     assert "truck" in diag.message
     assert took < 15
+
+
+# ── a variant file: definitions and errors reach into its base ───────────────────────────────────
+VARIANT = 'extends "base.rules"\nreplace procedure play_trick():\n    pass\nreplace const rounds = hand_size\n'
+
+
+def _variant_files(tmp_path, base: str = SHOP):
+    (tmp_path / "base.rules").write_text(base)
+    house = tmp_path / "house.rules"
+    house.write_text(VARIANT)
+    return house.as_uri(), (tmp_path / "base.rules").as_uri()
+
+
+def test_a_variant_files_names_go_to_their_definition_in_the_base(tmp_path):
+    uri, base_uri = _variant_files(tmp_path)
+
+    async def go():
+        async with Session() as s:
+            diags = await s.open(VARIANT, uri)
+            assert diags == []
+            doc = T.TextDocumentIdentifier(uri=uri)
+            loc = await s.client.text_document_definition_async(T.DefinitionParams(
+                text_document=doc, position=_pos(VARIANT, "= hand_size", 4)))
+            assert loc.uri == base_uri
+            want = _pos(SHOP, "const hand_size", len("const "))
+            assert (loc.range.start.line, loc.range.start.character) == (want.line, want.character)
+            h = await s.client.text_document_hover_async(
+                T.HoverParams(text_document=doc, position=_pos(VARIANT, "= hand_size", 4)))
+            assert "declared in the base game base.rules" in h.contents.value
+            names = [sym.name for sym in await s.client.text_document_document_symbol_async(
+                T.DocumentSymbolParams(text_document=doc))]
+            assert names == ["play_trick", "rounds"]       # the file's own, not the base's
+    run(go())
+
+
+def test_an_error_in_the_base_is_shown_in_both_files(tmp_path):
+    broken = SHOP.replace("first_lead = left(first_lead)", "first_lead = lft(first_lead)")
+    uri, base_uri = _variant_files(tmp_path, broken)
+
+    async def go():
+        async with Session() as s:
+            diags = await s.open(VARIANT, uri)
+            for _ in range(50):
+                if base_uri in s.diagnostics:
+                    break
+                await asyncio.sleep(0.05)
+            assert len(diags) == 1 and diags[0].range.start.line == 0
+            assert diags[0].message.startswith("in the base game base.rules, line ")
+            there = s.diagnostics[base_uri]
+            assert len(there) == 1 and there[0].range.start.line == _pos(broken, "lft(first_lead)").line
+            # fixed: the base's diagnostics are cleared
+            (tmp_path / "base.rules").write_text(SHOP)
+            await s.change(VARIANT + "\n", uri=uri)
+            assert list(s.diagnostics[base_uri]) == []
+    run(go())

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
 import yaml
 
 from rulesrun.interpreter import load_game
-from rulesrun.interpreter.records.record import make_record, open_record, read_record, rules_hash, save_record
+from rulesrun.interpreter.records.record import (RecordError, make_record, open_record, read_record, rules_hash,
+                                                save_record)
 
 from tests.support import ROOT
 
@@ -75,3 +77,41 @@ def test_a_shipped_games_record_loads_where_rulesrun_is_installed_elsewhere(tmp_
     target.write_text(yaml.safe_dump(data, sort_keys=False))
     _, loaded, _ = open_record(target)
     assert loaded == state
+
+
+# ── a variant file's game: the record names both files, and resumes only with both unchanged ────
+def a_variant_game_saved(tmp_path):
+    """tmp/shop.rules (The Magic Shop) and tmp/house.rules extending it; three decisions saved."""
+    shutil.copy(MAGIC, tmp_path / "shop.rules")
+    house = tmp_path / "house.rules"
+    house.write_text('extends "shop.rules"\ngame "The Magic Shop, at home"\n')
+    game = load_game(house, players=3)
+    state = game.new_initial_state(seed=3)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    target = tmp_path / "g.yaml"
+    save_record(target, make_record(game, state, ["human", "random", "random"]))
+    return state, house, target
+
+
+def test_a_variant_files_record_names_its_base_and_the_bases_hash(tmp_path):
+    state, house, target = a_variant_game_saved(tmp_path)
+    data = yaml.safe_load(target.read_text())
+    assert data["rules"] == "house.rules" and data["rules_sha256"] == rules_hash(house)
+    assert data["bases"] == [{"file": "shop.rules", "sha256": rules_hash(tmp_path / "shop.rules")}]
+    assert open_record(target)[1] == state
+
+
+def test_a_variant_files_record_is_refused_when_its_base_changed(tmp_path):
+    _, _, target = a_variant_game_saved(tmp_path)
+    base = tmp_path / "shop.rules"
+    base.write_text(base.read_text().replace("# ", "#  ", 1))        # a comment: the text differs
+    with pytest.raises(RecordError, match="its base game shop.rules has changed since this game was saved"):
+        open_record(target)
+
+
+def test_a_variant_files_record_is_refused_when_the_variant_file_changed(tmp_path):
+    _, house, target = a_variant_game_saved(tmp_path)
+    house.write_text(house.read_text() + "# a note\n")
+    with pytest.raises(RecordError, match="has changed since this game was saved"):
+        open_record(target)
