@@ -1,6 +1,6 @@
 """Any ``.rules`` file as a single-agent Gymnasium environment (``pip install 'rulesrun[gym]'``).
 
-    from interpreter.bridges.gym import RulesGymEnv
+    from rulesrun.interpreter.bridges.gym import RulesGymEnv
     env = RulesGymEnv("games/magic_shop.rules", players=4, seat=0, opponents="greedy")
     obs, info = env.reset(seed=7)
     while True:
@@ -22,18 +22,18 @@ An illegal action is not taken: the state stays, the reward is ``illegal_reward`
 """
 from __future__ import annotations
 
-import numpy as np
+from rulesrun.interpreter.bridges import require
 
-try:
-    import gymnasium
-except ImportError as e:   # pragma: no cover - the extra is not installed
-    raise ImportError("the Gymnasium bridge needs Gymnasium: pip install 'rulesrun[gym]'") from e
+require("Gymnasium bridge", "gym", "numpy", "gymnasium")
 
-from rulesrun.interpreter.bots.agents import make_agent, parse_kind
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
 
-from rulesrun.interpreter.bridges.actions import BridgeError, Table
-from rulesrun.interpreter.bridges.encoding import compiled
-from rulesrun.interpreter.bridges.spaces import final_rewards, mask_of, spaces_for
+from rulesrun.interpreter.bots.agents import make_agent, parse_kind  # noqa: E402
+
+from rulesrun.interpreter.bridges.actions import BridgeError, Table  # noqa: E402
+from rulesrun.interpreter.bridges.encoding import compiled  # noqa: E402
+from rulesrun.interpreter.bridges.spaces import final_rewards, mask_of, spaces_for  # noqa: E402
 
 
 class RulesGymEnv(gymnasium.Env):
@@ -139,4 +139,4 @@ class RulesGymEnv(gymnasium.Env):
 
 ENV_ID = "rulesrun/Rules-v0"
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="interpreter.bridges.gym:RulesGymEnv")
+    gymnasium.register(id=ENV_ID, entry_point="rulesrun.interpreter.bridges.gym:RulesGymEnv")

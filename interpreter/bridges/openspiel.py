@@ -1,6 +1,6 @@
 """Any ``.rules`` file as an OpenSpiel game (``pip install 'rulesrun[openspiel]'``).
 
-    from interpreter.bridges.openspiel import load_game
+    from rulesrun.interpreter.bridges.openspiel import load_game
     game = load_game("games/magic_shop.rules", players=4)
     # or, once this module is imported, by name:
     game = pyspiel.load_game("rulesrun", {"file": "games/magic_shop.rules", "players": 4})
@@ -16,17 +16,17 @@ from __future__ import annotations
 import hashlib
 import weakref
 
-import numpy as np
+from rulesrun.interpreter.bridges import require
 
-try:
-    import pyspiel
-except ImportError as e:   # pragma: no cover - the extra is not installed
-    raise ImportError("the OpenSpiel bridge needs OpenSpiel: pip install 'rulesrun[openspiel]'") from e
+require("OpenSpiel bridge", "openspiel", "numpy", "pyspiel")
 
-from rulesrun.interpreter.runtime.engine import State
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
 
-from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError, Table
-from rulesrun.interpreter.bridges.encoding import compiled
+from rulesrun.interpreter.runtime.engine import State  # noqa: E402
+
+from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError, Table  # noqa: E402
+from rulesrun.interpreter.bridges.encoding import compiled  # noqa: E402
 
 SHORT_NAME = "rulesrun"
 DEFAULT_DEALS = 1000

@@ -1,6 +1,6 @@
 """Any ``.rules`` file as a PettingZoo AEC environment (``pip install 'rulesrun[pettingzoo]'``).
 
-    from interpreter.bridges.pettingzoo import env
+    from rulesrun.interpreter.bridges.pettingzoo import env
     e = env("games/gachapon.rules", players=3)
     e.reset(seed=7)
     for agent in e.agent_iter():
@@ -18,18 +18,18 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
+from rulesrun.interpreter.bridges import require
 
-try:
-    import gymnasium
-    from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
-except ImportError as e:   # pragma: no cover - the extra is not installed
-    raise ImportError("the PettingZoo bridge needs PettingZoo: pip install 'rulesrun[pettingzoo]'") from e
+require("PettingZoo bridge", "pettingzoo", "numpy", "gymnasium", "pettingzoo")
 
-from rulesrun.interpreter.bridges.actions import BridgeError, Table
-from rulesrun.interpreter.bridges.encoding import compiled
-from rulesrun.interpreter.bridges.spaces import final_rewards, mask_of, spaces_for
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
+from pettingzoo import AECEnv  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
+
+from rulesrun.interpreter.bridges.actions import BridgeError, Table  # noqa: E402
+from rulesrun.interpreter.bridges.encoding import compiled  # noqa: E402
+from rulesrun.interpreter.bridges.spaces import final_rewards, mask_of, spaces_for  # noqa: E402
 
 
 class RulesEnv(AECEnv):

@@ -1,12 +1,12 @@
 """What the PettingZoo and Gymnasium bridges share: their spaces, the action mask, the final rewards."""
 from __future__ import annotations
 
-import numpy as np
+from rulesrun.interpreter.bridges import require
 
-try:
-    import gymnasium
-except ImportError as e:   # pragma: no cover - the extra is not installed
-    raise ImportError("the environments need Gymnasium: pip install 'rulesrun[gym]' or 'rulesrun[pettingzoo]'") from e
+require("environments", "gym|pettingzoo", "gymnasium", "numpy")
+
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
 
 
 def spaces_for(space, encoder):
