@@ -33,25 +33,26 @@ from rulesrun.interpreter.bots.agents import make_agent, parse_kind  # noqa: E40
 
 from rulesrun.interpreter.bridges.actions import BridgeError, Table  # noqa: E402
 from rulesrun.interpreter.bridges.encoding import compiled  # noqa: E402
-from rulesrun.interpreter.bridges.spaces import final_rewards, mask_of, spaces_for  # noqa: E402
+from rulesrun.interpreter.bridges.spaces import (RENDER_MODES, Renderer, check_render_mode, final_rewards,  # noqa: E402
+                                                 mask_of, spaces_for)
 
 
 class RulesGymEnv(gymnasium.Env):
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": list(RENDER_MODES)}
 
     def __init__(self, path, players: int | None = None, variants=(), seat: int = 0,
                  opponents="random", number_bounds: dict | None = None, utility: str = "returns",
                  illegal_reward: float = -1.0, render_mode: str | None = None, params: dict | None = None):
         if utility not in ("returns", "win"):
             raise BridgeError(f"utility must be 'returns' or 'win', not {utility!r}")
-        if render_mode not in (None, "ansi"):
-            raise BridgeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self.engine, self.space, self.encoder = compiled(path, players, variants, number_bounds, params)
         n = self.engine.players
         if not 0 <= seat < n:
             raise BridgeError(f"seat {seat} is not a seat of a {n}-player game (0 to {n - 1})")
         self.seat, self.utility, self.illegal_reward = seat, utility, float(illegal_reward)
         self.render_mode = render_mode
+        self._render = Renderer(self.engine)
         self._opponent_factory = self._factory(opponents, n)
         self.observation_space, self.action_space = spaces_for(self.space, self.encoder)
         self.table: Table | None = None
@@ -100,11 +101,9 @@ class RulesGymEnv(gymnasium.Env):
         return self._obs(), self._reward() if done else 0.0, done, False, self._info()
 
     def render(self):
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs render_mode='ansi'")
-            return None
-        from rulesrun.interpreter.runtime.observe import observe
-        return str(observe(self.table.state, self.seat, log=False))
+        """The table as the learner's seat sees it: printed to the terminal
+        (``render_mode="human"``) or returned as text (``"ansi"``)."""
+        return self._render(self.table, self.seat, self.render_mode)
 
     # ── helpers ────────────────────────────────────────────────────────────
     def _others_play(self):

@@ -29,24 +29,25 @@ from pettingzoo.utils import wrappers  # noqa: E402
 
 from rulesrun.interpreter.bridges.actions import BridgeError, Table  # noqa: E402
 from rulesrun.interpreter.bridges.encoding import compiled  # noqa: E402
-from rulesrun.interpreter.bridges.spaces import final_rewards, mask_of, spaces_for  # noqa: E402
+from rulesrun.interpreter.bridges.spaces import (RENDER_MODES, Renderer, check_render_mode, final_rewards,  # noqa: E402
+                                                 mask_of, spaces_for)
 
 
 class RulesEnv(AECEnv):
     """One rules file, player count and set of variants as an AEC environment."""
 
-    metadata = {"render_modes": ["ansi"], "name": "rulesrun_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "rulesrun_v0", "is_parallelizable": False}
 
     def __init__(self, path, players: int | None = None, variants=(), number_bounds: dict | None = None,
                  utility: str = "returns", render_mode: str | None = None, params: dict | None = None):
         super().__init__()
         if utility not in ("returns", "win"):
             raise BridgeError(f"utility must be 'returns' or 'win', not {utility!r}")
-        if render_mode not in (None, "ansi"):
-            raise BridgeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self.engine, self.space, self.encoder = compiled(path, players, variants, number_bounds, params)
         self.utility = utility
         self.render_mode = render_mode
+        self._render = Renderer(self.engine)
         n = self.engine.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
@@ -117,11 +118,11 @@ class RulesEnv(AECEnv):
         self._accumulate_rewards()
 
     def render(self):
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs render_mode='ansi'")
-            return None
-        from rulesrun.interpreter.runtime.observe import observe
-        return str(observe(self.table.state, self._index[self.agent_selection], log=False))
+        """The table as the agent to move sees it (the last to move, once the game is over): printed
+        to the terminal (``render_mode="human"``) or returned as text (``"ansi"``); never what
+        that seat may not see."""
+        seat = self._index[self.agent_selection] if self.table is not None else 0
+        return self._render(self.table, seat, self.render_mode)
 
     def close(self):
         pass

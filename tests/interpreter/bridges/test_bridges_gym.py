@@ -103,3 +103,24 @@ def test_the_learning_example_runs_and_reports_win_rates(tmp_path):
     assert [r[0] for r in rows] == ["10", "20"] and all(0.0 <= float(r[1]) <= 1.0 for r in rows)
     assert "learned policy (greedy) over 10 fresh games" in lines[-2]
     assert plot.stat().st_size > 1000
+
+
+def test_check_env_renders_in_every_render_mode(capsys):
+    """Gymnasium's checker makes the env again in each declared render mode (from its spec) and renders."""
+    env = gymnasium.make(ENV_ID, path=str(ROOT / "games/gachapon.rules"), players=3, render_mode="human")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")       # the open bounds, as above
+        check_env(env.unwrapped)
+    assert "Gachapon Trick — you are Player 1" in capsys.readouterr().out
+
+
+def test_human_rendering_prints_the_learners_table_and_ansi_returns_the_same_text(capsys):
+    human = RulesGymEnv(ROOT / "games/magic_shop.rules", players=3, seat=2, render_mode="human")
+    ansi = RulesGymEnv(ROOT / "games/magic_shop.rules", players=3, seat=2, render_mode="ansi")
+    for env in (human, ansi):
+        env.reset(seed=4)
+    capsys.readouterr()
+    assert human.render() is None
+    printed = capsys.readouterr().out
+    assert "you are Player 3" in printed and "your hand" in printed
+    assert ansi.render().split() == printed.split()

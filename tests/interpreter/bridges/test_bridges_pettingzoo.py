@@ -6,7 +6,7 @@ import pytest
 pytest.importorskip("pettingzoo", reason="PettingZoo is not installed (pip install 'rulesrun[pettingzoo]')")
 
 import numpy as np  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 from rulesrun.interpreter.bridges import BridgeError, configurations  # noqa: E402
 from rulesrun.interpreter.bridges.pettingzoo import env, raw_env  # noqa: E402
@@ -64,3 +64,47 @@ def test_an_illegal_action_is_a_clear_error():
     bad = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(BridgeError, match=r"player_\d: action id \d+ \(.*\) is not legal now"):
         e.step(bad)
+
+
+def test_human_rendering_prints_the_seats_table_and_ansi_returns_the_same_text(capsys):
+    human = raw_env(ROOT / "games/magic_shop.rules", 3, render_mode="human")
+    ansi = raw_env(ROOT / "games/magic_shop.rules", 3, render_mode="ansi")
+    for e in (human, ansi):
+        e.reset(seed=1)
+    capsys.readouterr()
+    assert human.render() is None
+    printed = capsys.readouterr().out
+    assert "The Magic Shop — you are Player 1" in printed and "your hand" in printed
+    text = ansi.render()
+    assert isinstance(text, str) and text.split() == printed.split()
+    assert capsys.readouterr().out == ""          # ansi prints nothing
+
+
+def test_the_rendered_table_shows_nothing_the_seat_cannot_see():
+    """The cards the seat to move cannot see, dealt again (observe.resample; the announcements
+    as they were: what a seat was told is the engine's to keep per seat), leave its table as it was."""
+    import random
+
+    from rulesrun.interpreter.runtime.observe import resample
+    e = raw_env(ROOT / "games/magi.rules", 4, render_mode="ansi")
+    e.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for step in range(40):
+        seat = e._index[e.agent_selection]
+        text = e.render()
+        real = e.table.state
+        e.table.state = resample(real, seat, random.Random(step), relabel_log=False)
+        assert e.render() == text, f"step {step}"
+        e.table.state = real
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+        if e.table.is_terminal():
+            break
+
+
+def test_render_test_passes_in_every_render_mode():
+    render_test(lambda **kw: env(ROOT / "games/gachapon.rules", 3, **kw))
+
+
+def test_an_unknown_render_mode_is_a_clear_error():
+    with pytest.raises(BridgeError, match="render_mode must be None, 'human' .* or 'ansi' .*, not 'rgb_array'"):
+        raw_env(ROOT / "games/gachapon.rules", 3, render_mode="rgb_array")
