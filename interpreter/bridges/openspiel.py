@@ -50,6 +50,16 @@ def _type(short_name: str, long_name: str, lo: int, hi: int) -> "pyspiel.GameTyp
         parameter_specification=_PARAMS)
 
 
+def _no_information_state_tensor() -> "pyspiel.SpielError":
+    """What asking for an information-state tensor raises, as OpenSpiel's own games without one do
+    (their game type says provides_information_state_tensor=False, as ours does)."""
+    return pyspiel.SpielError(
+        "InformationStateTensor unimplemented: a rules game provides no information-state tensor "
+        "(its game type says provides_information_state_tensor=False), because a seat's past has no "
+        "fixed size; use information_state_string() (the view and a digest of the past) or "
+        "observation_tensor() (the seat's view now)")
+
+
 def parse_bounds(text: str) -> dict:
     """'bid:0:10;other:1:3' -> {'bid': (0, 10), 'other': (1, 3)} (OpenSpiel's parameter strings
     cannot hold ',', '=' or brackets)."""
@@ -130,6 +140,12 @@ class RulesrunGame(pyspiel.Game):
 
     def new_initial_state(self):
         return RulesrunState(self)
+
+    def information_state_tensor_shape(self):
+        raise _no_information_state_tensor()
+
+    def information_state_tensor_size(self):
+        raise _no_information_state_tensor()
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
@@ -217,6 +233,9 @@ class RulesrunState(pyspiel.State):
         else:
             c.table.apply_id(int(action))
             c.ids.append(int(action))
+
+    def information_state_tensor(self, *player):
+        raise _no_information_state_tensor()
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -348,7 +367,9 @@ class _Observer:
 
 
 class _InfoObserver:
-    """The information state: a string only (the current view and a digest of the seat's past)."""
+    """The information state: a string only (the current view and a digest of the seat's past);
+    asked for its tensor (``set_from``, which OpenSpiel's ``information_state_tensor`` calls) it
+    raises, as the game type says none is provided."""
 
     def __init__(self, game: RulesrunGame):
         self.encoder = game.encoder
@@ -356,7 +377,7 @@ class _InfoObserver:
         self.dict = {}
 
     def set_from(self, state, player):
-        pass
+        raise _no_information_state_tensor()
 
     def string_from(self, state, player):
         c = state._c

@@ -77,6 +77,22 @@ def test_chance_is_one_deal_then_the_game_replays_exactly():
     assert twin.table().state != s.table().state and len(s.history()) == 41
 
 
+def test_an_information_state_tensor_is_refused_as_the_game_type_says_like_openspiels_own_games():
+    """The type says no information-state tensor: asking for one raises SpielError (as gin_rummy,
+    skat or crazy_eights do), from Python and through OpenSpiel's C++ alike — not an empty list."""
+    game = load_game(ROOT / "games/magic_shop.rules", players=3)
+    assert not game.get_type().provides_information_state_tensor
+    s = game.new_initial_state()
+    s.apply_action(0)
+    for ask in (lambda: s.information_state_tensor(0), lambda: s.information_state_tensor(),
+                lambda: pyspiel.State.information_state_tensor(s, 0),
+                game.information_state_tensor_shape, game.information_state_tensor_size,
+                lambda: pyspiel.Game.information_state_tensor_shape(game)):
+        with pytest.raises(pyspiel.SpielError, match="InformationStateTensor unimplemented.*information_state_string"):
+            ask()
+    assert s.information_state_string(0) and len(s.observation_tensor(0)) == game.observation_tensor_size()
+
+
 def test_information_state_remembers_what_the_observation_forgets():
     """Two histories that end in the same view for a seat but differ in what it saw on the way have
     the same observation string and different information-state strings."""
