@@ -33,12 +33,12 @@ from rulesrun.interpreter.bots.agents import make_agent, parse_kind  # noqa: E40
 
 from rulesrun.interpreter.bridges.actions import BridgeError, Table  # noqa: E402
 from rulesrun.interpreter.bridges.encoding import compiled  # noqa: E402
-from rulesrun.interpreter.bridges.spaces import (RENDER_MODES, Renderer, check_render_mode, final_rewards,  # noqa: E402
-                                                 mask_of, spaces_for)
+from rulesrun.interpreter.bridges.spaces import (  # noqa: E402
+    RENDER_FPS, RENDER_MODES, Renderer, check_render_mode, final_rewards, mask_of, spaces_for)
 
 
 class RulesGymEnv(gymnasium.Env):
-    metadata = {"render_modes": list(RENDER_MODES)}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(self, path, players: int | None = None, variants=(), seat: int = 0,
                  opponents="random", number_bounds: dict | None = None, utility: str = "returns",
@@ -80,6 +80,7 @@ class RulesGymEnv(gymnasium.Env):
         self.opponents = {p: self._opponent_factory(p, int(rng.integers(2 ** 31)))
                           for p in range(self.engine.players) if p != self.seat}
         self._others_play()
+        self._shown()
         return self._obs(), self._info()
 
     def step(self, action):
@@ -98,6 +99,7 @@ class RulesGymEnv(gymnasium.Env):
         t.apply_id(action)
         self._others_play()
         done = t.state.open_decision is None
+        self._shown()
         return self._obs(), self._reward() if done else 0.0, done, False, self._info()
 
     def render(self):
@@ -106,6 +108,12 @@ class RulesGymEnv(gymnasium.Env):
         return self._render(self.table, self.seat, self.render_mode)
 
     # ── helpers ────────────────────────────────────────────────────────────
+    def _shown(self):
+        """In ``human`` mode the table is printed as the episode goes (Gymnasium's convention):
+        after the reset and after each action taken, once the other seats have played."""
+        if self.render_mode == "human":
+            self.render()
+
     def _others_play(self):
         state = self.table.state
         while state.open_decision is not None and state.open_decision[0] != self.seat:

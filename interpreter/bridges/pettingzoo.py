@@ -29,14 +29,15 @@ from pettingzoo.utils import wrappers  # noqa: E402
 
 from rulesrun.interpreter.bridges.actions import BridgeError, Table  # noqa: E402
 from rulesrun.interpreter.bridges.encoding import compiled  # noqa: E402
-from rulesrun.interpreter.bridges.spaces import (RENDER_MODES, Renderer, check_render_mode, final_rewards,  # noqa: E402
-                                                 mask_of, spaces_for)
+from rulesrun.interpreter.bridges.spaces import (  # noqa: E402
+    RENDER_FPS, RENDER_MODES, Renderer, check_render_mode, final_rewards, mask_of, spaces_for)
 
 
 class RulesEnv(AECEnv):
     """One rules file, player count and set of variants as an AEC environment."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "rulesrun_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS, "name": "rulesrun_v0",
+                "is_parallelizable": False}
 
     def __init__(self, path, players: int | None = None, variants=(), number_bounds: dict | None = None,
                  utility: str = "returns", render_mode: str | None = None, params: dict | None = None):
@@ -82,6 +83,7 @@ class RulesEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._select()
+        self._shown()
 
     def _select(self):
         t = self.table
@@ -113,9 +115,17 @@ class RulesEnv(AECEnv):
                 self.terminations[a] = True
                 self.infos[a] = {"winners": [self.possible_agents[w] for w in t.state.winners()]}
             self._accumulate_rewards()
+            self._shown()
             return
         self._select()
         self._accumulate_rewards()
+        self._shown()
+
+    def _shown(self):
+        """In ``human`` mode the table is printed as the game goes (Gymnasium's and PettingZoo's
+        convention): after the reset and after each step, as the agent to move next sees it."""
+        if self.render_mode == "human":
+            self.render()
 
     def render(self):
         """The table as the agent to move sees it (the last to move, once the game is over): printed

@@ -16,6 +16,7 @@ from rulesrun.interpreter.bridges.actions import BridgeError  # noqa: E402
 
 RENDER_MODES = ["human", "ansi"]
 RENDER_WIDTH = 110          # the width of the table as text (the REPL's, when not on a terminal)
+RENDER_FPS = 4              # what metadata says (Gymnasium asks for it in 'human' mode); the table is text
 
 
 def spaces_for(space, encoder):
