@@ -232,7 +232,10 @@ class ActionSpace:
                 self._ranges = Bounds(self._items, self._static, self.players, len(prog.card_names),
                                       {z.name for z in prog.zones if z.owner is None}, set(prog.families),
                                       numbers)
-            lo, hi = self._ranges.elements(node.source)
+            try:
+                lo, hi = self._ranges.elements(node.source)
+            except RecursionError:
+                raise Unbounded("an expression nested too deeply to bound") from None
         except Unbounded as why:
             raise BridgeError(
                 f"{self._where(d)} chooses a number from options whose ends change during the game, "

@@ -80,7 +80,9 @@ class Bounds:
         for item in items:
             if isinstance(item, (A.ProcDecl, A.DefineDecl)):
                 self.params[item.name] = tuple(item.params)
-        for node in _walk(items):
+        # the variants in ``items`` are those of the configuration (their declarations follow the
+        # file's); a variant that is not played gives nothing
+        for node in _walk([i for i in items if not isinstance(i, A.VariantDecl)]):
             if isinstance(node, A.Let):
                 self._bind(node.name, ("=", node.expr, node.pos))
             elif isinstance(node, A.Assign):

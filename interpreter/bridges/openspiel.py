@@ -394,8 +394,8 @@ def load_game(path, players: int | None = None, variants=(), deals: int = DEFAUL
               number_bounds: dict | None = None, utility: str = "returns",
               max_game_length: int = DEFAULT_MAX_LENGTH, params: dict | None = None) -> RulesrunGame:
     """A pyspiel.Game for a rules file: ``players`` (default the fewest), ``variants`` by name,
-    ``deals`` chance outcomes at the start, ``number_bounds`` {label: (low, high)} for number
-    choices whose range the file does not fix, ``utility`` 'returns' or 'win', ``params`` the file's
+    ``deals`` chance outcomes at the start, ``number_bounds`` {label: (low, high)} in place
+    of a number choice's range worked out from the file (actions.py, bounds.py), ``utility`` 'returns' or 'win', ``params`` the file's
     game parameters {name: value} (OpenSpiel's string form: ``rules_params='target:300;vulnerable:yes'``)."""
     params = {"file": str(path), "players": int(players or 0), "variants": "+".join(variants),
               "deals": int(deals), "utility": utility, "max_game_length": int(max_game_length),

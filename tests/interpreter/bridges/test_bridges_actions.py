@@ -330,3 +330,20 @@ def test_a_choice_block_gives_ids_to_its_pick_and_its_named_moves():
         twin.apply_action(space.text(pick))
         table.apply_id(pick)
         assert table.state == twin
+
+
+def test_a_variant_that_is_not_played_does_not_change_the_bounds():
+    text = """
+        state total: number = 0
+        flow:
+            bump()
+            player 1 chooses n from 0 to total as "bid"
+        procedure bump():
+            total = 2
+        variant grow:
+            procedure bump():
+                total += 1
+    """
+    assert _bids(ActionSpace(make(text))) == ["bid 0", "bid 1", "bid 2"]
+    with pytest.raises(BridgeError, match="cannot bound state 'total', which '\\+=' changes"):
+        ActionSpace(tiny_game(text, 2, header=HEADER, variants=("grow",)))
