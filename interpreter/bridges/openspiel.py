@@ -395,8 +395,9 @@ def load_game(path, players: int | None = None, variants=(), deals: int = DEFAUL
               max_game_length: int = DEFAULT_MAX_LENGTH, params: dict | None = None) -> RulesrunGame:
     """A pyspiel.Game for a rules file: ``players`` (default the fewest), ``variants`` by name,
     ``deals`` chance outcomes at the start, ``number_bounds`` {label: (low, high)} in place
-    of a number choice's range worked out from the file (actions.py, bounds.py), ``utility`` 'returns' or 'win', ``params`` the file's
-    game parameters {name: value} (OpenSpiel's string form: ``rules_params='target:300;vulnerable:yes'``)."""
+    of a number choice's range worked out from the file (actions.py, bounds.py), ``utility``
+    'returns' or 'win', ``params`` the file's game parameters {name: value} (OpenSpiel's string
+    form: ``rules_params='target:300;vulnerable:yes'``)."""
     params = {"file": str(path), "players": int(players or 0), "variants": "+".join(variants),
               "deals": int(deals), "utility": utility, "max_game_length": int(max_game_length),
               "number_bounds": _bounds_text(number_bounds or {}),
