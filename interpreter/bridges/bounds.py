@@ -16,6 +16,7 @@ language:
     size(Z), count(x in Z ...), len                    0 to the number of cards (a zone), of seats,
                                                        or of the list's items
     sum(e for x in L)                                  the items' count times e's interval
+    min(e for x in L), max(...)                        e's interval
     + - * / mod, min, max, abs, -x, a if c else b      interval arithmetic
     a define's call                                    its body, its parameters the arguments'
 
@@ -151,9 +152,12 @@ class Bounds:
             n = self.length(e.source, env, depth + 1)
             if e.func == "count":
                 return 0, n
-            if e.func == "sum" and e.expr is not None:
-                lo, hi = self.span(e.expr, {**env, e.var: self._item(e.source, env, depth)}, depth + 1)
-                return min(0, n * lo), max(0, n * hi)
+            if e.func in ("sum", "min", "max"):
+                if e.expr is None:              # sum(x in L where ...): L's items
+                    lo, hi = self.elements(e.source, env, depth + 1)
+                else:
+                    lo, hi = self.span(e.expr, {**env, e.var: self._item(e.source, env, depth)}, depth + 1)
+                return (min(0, n * lo), max(0, n * hi)) if e.func == "sum" else (lo, hi)
         raise Unbounded(f"'{_text(e)}' (line {e.pos.line})" if getattr(e, "pos", None) else "an expression")
 
     def _item(self, source, env, depth):

@@ -110,6 +110,8 @@ def test_bounds_are_worked_out_through_zones_cards_state_locals_and_defines():
             player 2 chooses c from level to twice(most) + 1 as "level"
             for i in 1 to 3:
                 player 2 chooses d from i to i * players as "step"
+            player 1 chooses e from 0 to max(c.rank for c in player 1.hand) as "high"
+            player 1 chooses f from 0 to count(c in player 1.hand where c.rank > 1) as "many"
     """)
     space = ActionSpace(game)
     keys = {g.label: g.keys for g in space.groups}
@@ -117,6 +119,7 @@ def test_bounds_are_worked_out_through_zones_cards_state_locals_and_defines():
     assert keys["rank"] == [1, 2, 3]                    # the cards' ranks
     assert keys["level"] == list(range(1, 8))           # level 1..4 (declared); most 2..3, twice + 1 = 7
     assert keys["step"] == list(range(1, 7))
+    assert keys["high"] == [0, 1, 2, 3] and keys["many"] == list(range(7))
 
 
 def test_a_number_range_that_cannot_be_bounded_says_what_to_declare():
