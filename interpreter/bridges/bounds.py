@@ -74,7 +74,8 @@ class Bounds:
                 self.defines[item.name] = item
             elif isinstance(item, A.StateDecl):
                 self.state[(item.owner, item.name)] = item
-        # every binding of a name in the statements and declarations: name -> [(kind, node, extra)]
+        # every value a name is given in the statements: name -> [(op, expression, pos)], op "=" or
+        # "+=" or "-=", or "in" for an item of the expression (a for loop, a choice)
         self.names: dict = {}
         self.attrs: dict = {}        # attribute name -> [(op, expr, pos)] of 'X.name = expr'
         self.params: dict = {}       # procedure or define name -> its parameter names
