@@ -10,6 +10,8 @@ from rulesrun.interpreter import State
 
 # The repository: tests/ sits right under it, whatever folder a test file is in.
 ROOT = Path(__file__).resolve().parent.parent
+# Every shipped game and every example, as paths from ROOT ("games/magi.rules", "examples/hearts.rules").
+RULES_FILES = [p.relative_to(ROOT).as_posix() for p in sorted(ROOT.glob("games/*.rules")) + sorted(ROOT.glob("examples/*.rules"))]
 
 
 def check_cards(state, where):

@@ -7,6 +7,8 @@ Over stdio it gives an editor:
   hover            a name's type and where it is declared; a built-in's documentation
   definition       where a name is declared
   document symbols procedures, state, zones, kinds, constants, ... (an outline)
+  formatting       the whole file, or the lines of a range, in ``rulesrun fmt``'s layout
+                   (dsl/syntax/format.py); a file that does not parse is left as it is
 
 The knowledge of the file is in interpreter/authoring/lsp_index.py; this module only speaks LSP.
 """
@@ -196,6 +198,43 @@ class RulesServer:
         target = Path(sym.file).resolve().as_uri() if sym.file else uri     # into a variant file's base
         return T.Location(uri=target, range=T.Range(start=pos, end=end))
 
+    # ── formatting ──────────────────────────────────────────────────────
+    @staticmethod
+    def format(text: str, path: str = "<rules>", first: int | None = None, last: int | None = None) -> list:
+        """The edits that lay ``text`` out as ``rulesrun fmt`` does: one per run of lines that
+        changes (so the editor keeps the cursor and marks elsewhere), only those that touch lines
+        ``first`` to ``last`` (0-based, inclusive) when a range is given. No edits for a text that does
+        not parse: the formatter lays out only valid files, and the diagnostics say what is wrong."""
+        import difflib
+
+        from rulesrun.dsl.syntax.format import format_text
+        try:
+            formatted = format_text(text, path)
+        except (RulesError, RecursionError):
+            return []
+        newline = "\r\n" if "\r\n" in text else "\n"
+        if newline != "\n":
+            formatted = formatted.replace("\n", newline)
+        if formatted == text:
+            return []
+        old, new = text.splitlines(keepends=True), formatted.splitlines(keepends=True)
+
+        def position(i: int):          # the start of line i, or the end of a last line with no newline
+            if i < len(old) or not old or old[-1].endswith(("\n", "\r")):
+                return T.Position(line=i, character=0)
+            tail = old[-1]
+            return T.Position(line=len(old) - 1, character=len(tail.encode("utf-16-le")) // 2)
+        edits = []
+        matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                continue
+            if first is not None and not (i1 <= last and max(i2, i1 + 1) > first):
+                continue
+            edits.append(T.TextEdit(range=T.Range(start=position(i1), end=position(i2)),
+                                    new_text="".join(new[j1:j2])))
+        return edits
+
     def symbols(self, uri: str) -> list:
         idx = self.indexes.get(uri)
         if idx is None:
@@ -286,6 +325,18 @@ def make_server():
     @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls, params: T.DocumentSymbolParams):
         return state.symbols(params.text_document.uri)
+
+    @server.feature(T.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls, params: T.DocumentFormattingParams):
+        uri = params.text_document.uri
+        return state.format(ls.workspace.get_text_document(uri).source, _path(uri))
+
+    @server.feature(T.TEXT_DOCUMENT_RANGE_FORMATTING)
+    def range_formatting(ls, params: T.DocumentRangeFormattingParams):
+        uri = params.text_document.uri
+        start, end = params.range.start, params.range.end
+        last = end.line - 1 if end.character == 0 and end.line > start.line else end.line
+        return state.format(ls.workspace.get_text_document(uri).source, _path(uri), start.line, last)
 
     return server
 

@@ -6,12 +6,39 @@
 
 The shared, dependency-free parts: ``actions`` (integer action ids for every decision) and
 ``encoding`` (observation tensors from what one seat may see). Import the bridge you need; this
-package imports none of the optional libraries itself.
+package imports none of the optional libraries itself (not even numpy: ``Encoder`` is imported
+when first asked for), so that a bridge's import without its extra can say which to install
+(``require``) instead of ``No module named 'numpy'``.
 """
-from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError, Table
-from rulesrun.interpreter.bridges.encoding import Encoder
+import importlib
 
-__all__ = ["ActionSpace", "BridgeError", "Encoder", "Table"]
+from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError, Table
+
+__all__ = ["ActionSpace", "BridgeError", "Encoder", "Table", "require"]
+
+# the distribution that brings each module the bridges import, as pip names it
+_DISTRIBUTIONS = {"pyspiel": "OpenSpiel (open_spiel)", "numpy": "numpy", "gymnasium": "Gymnasium",
+                  "pettingzoo": "PettingZoo"}
+
+
+def require(bridge: str, extras: str, *modules: str) -> None:
+    """Import each of ``modules``; the first that is missing is an ImportError that names it and
+    the extra that installs it: ``the OpenSpiel bridge needs numpy, which is not installed: pip
+    install 'rulesrun[openspiel]'`` (``extras``: the extra's name, or several joined by ``|``)."""
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            names = " or ".join(f"'rulesrun[{x}]'" for x in extras.split("|"))
+            raise ImportError(f"the {bridge} needs {_DISTRIBUTIONS.get(module, module)}, which is not "
+                              f"installed: pip install {names}", name=module) from None
+
+
+def __getattr__(name: str):
+    if name == "Encoder":
+        from rulesrun.interpreter.bridges.encoding import Encoder
+        return Encoder
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def configurations(path) -> list[tuple[int, tuple]]:

@@ -11,7 +11,8 @@ group owns a block of ids, one per value its options can take, in a fixed order:
     a kind    every value of the kind, in its declared order (then "none" when offered)
     number    the values the option list can hold, worked out from the file: ``0 to 3``,
               ``[1, 2, 5]``, constants (``0 to most``); a range whose ends change as the game
-              goes (``0 to count``, a state) needs ``number_bounds`` or fixed ends in the file
+              goes (``0 to hand_size``, a state) from the bounds of what they are worked out from
+              (bounds.py), else ``number_bounds`` or bounds declared in the file
     text      the literal texts of the option list (``["face up", "face down"]``)
     subset    chosen one element at a time: an id "add X" for every value X of the element's
               domain, then "done". A subset is built in a fixed order (by element id), so each
@@ -95,7 +96,9 @@ class ActionSpace:
         chooses: dict[tuple, A.Choose] = {}
         items = list(rules.items)
         active = [i for i in items if isinstance(i, A.VariantDecl) and i.name in prog.variants]
-        for item in items + [x for v in active for x in v.items]:
+        self._items = items + [x for v in active for x in v.items]
+        self._ranges = None
+        for item in self._items:
             if isinstance(item, A.KindDecl):
                 self._kinds[item.name] = list(item.texts)
             elif isinstance(item, A.ConstDecl):
@@ -202,14 +205,9 @@ class ActionSpace:
                     raise _NotStatic
             except _NotStatic:
                 if t == "number":
-                    var = node.var if node is not None else "n"
-                    raise BridgeError(
-                        f"{self._where(d)} chooses a number from options whose ends change during the "
-                        f"game, so the bridges cannot give it a fixed set of action ids. Write the range "
-                        f"with fixed ends and a condition (like '0 to 20 where {var} <= ...', with "
-                        f"numbers or constants at the ends), or pass "
-                        f"number_bounds={{'{d.label}': (low, high)}}") from None
-                raise BridgeError(f"{self._where(d)} chooses a text computed during the game, so the "
+                    values = self._inferred(d, node)
+                else:
+                    raise BridgeError(f"{self._where(d)} chooses a text computed during the game, so the "
                                   f"bridges cannot give it a fixed set of action ids; list the texts "
                                   f"in the file (like [\"face up\", \"face down\"])") from None
             out = list(dict.fromkeys(values))
@@ -218,6 +216,35 @@ class ActionSpace:
                                   f"narrow its options in the file")
             return out + none
         raise BridgeError(f"{self._where(d)} chooses a {t}, which the bridges cannot give action ids to")
+
+    def _inferred(self, d, node) -> list:
+        """The values of a number choice whose ends change during the game, from the bounds of
+        what its ends are worked out from (bounds.py): ``0 to hand_size``, where every value
+        given to ``hand_size`` is bounded, is 0 to the greatest of them."""
+        from rulesrun.interpreter.bridges.bounds import Bounds, Unbounded
+        var = node.var if node is not None else "n"
+        try:
+            if node is None:
+                raise Unbounded("options the bridges cannot find in the file")
+            if self._ranges is None:
+                prog = self.prog
+                numbers = {a: (min(vals), max(vals)) for a, vals in prog.card_attrs.items()
+                           if vals and all(isinstance(v, int) and not isinstance(v, bool) for v in vals)}
+                self._ranges = Bounds(self._items, self._static, self.players, len(prog.card_names),
+                                      {z.name for z in prog.zones if z.owner is None}, set(prog.families),
+                                      numbers)
+            try:
+                lo, hi = self._ranges.elements(node.source)
+            except RecursionError:
+                raise Unbounded("an expression nested too deeply to bound") from None
+        except Unbounded as why:
+            raise BridgeError(
+                f"{self._where(d)} chooses a number from options whose ends change during the game, "
+                f"and the bridges cannot bound {why}, so they cannot give it a fixed set of action ids. "
+                f"Declare the bounds of what its ends are worked out from (like 'state n: number = 0 "
+                f"from 0 to 20'), or write the range with fixed ends and a condition (like '0 to 20 "
+                f"where {var} <= ...'), or pass number_bounds={{'{d.label}': (low, high)}}") from None
+        return list(range(lo, hi + 1))
 
     def _superset(self, e, var: str | None = None) -> list:
         """The values an option list can hold (all of them, or more), worked out without playing."""
@@ -259,6 +286,8 @@ class ActionSpace:
             return self.players
         if isinstance(e, A.Name) and e.id in self._consts:
             return s(self._consts[e.id])
+        if isinstance(e, A.Name) and e.id in self.prog.params:      # a game parameter: fixed for the game
+            return self.prog.params[e.id]
         if isinstance(e, A.Neg):
             return -s(e.operand)
         if isinstance(e, A.ListLit):

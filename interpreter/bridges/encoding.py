@@ -27,9 +27,13 @@ from __future__ import annotations
 
 import hashlib
 
-import numpy as np
+from rulesrun.interpreter.bridges import require
 
-from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError
+require("bridges' observation encoding", "openspiel|pettingzoo|gym", "numpy")
+
+import numpy as np  # noqa: E402
+
+from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError  # noqa: E402
 
 
 class Encoder:

@@ -1,6 +1,6 @@
 """Any ``.rules`` file as a single-agent Gymnasium environment (``pip install 'rulesrun[gym]'``).
 
-    from interpreter.bridges.gym import RulesGymEnv
+    from rulesrun.interpreter.bridges.gym import RulesGymEnv
     env = RulesGymEnv("games/magic_shop.rules", players=4, seat=0, opponents="greedy")
     obs, info = env.reset(seed=7)
     while True:
@@ -22,36 +22,37 @@ An illegal action is not taken: the state stays, the reward is ``illegal_reward`
 """
 from __future__ import annotations
 
-import numpy as np
+from rulesrun.interpreter.bridges import require
 
-try:
-    import gymnasium
-except ImportError as e:   # pragma: no cover - the extra is not installed
-    raise ImportError("the Gymnasium bridge needs Gymnasium: pip install 'rulesrun[gym]'") from e
+require("Gymnasium bridge", "gym", "numpy", "gymnasium")
 
-from rulesrun.interpreter.bots.agents import make_agent, parse_kind
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
 
-from rulesrun.interpreter.bridges.actions import BridgeError, Table
-from rulesrun.interpreter.bridges.encoding import compiled
-from rulesrun.interpreter.bridges.spaces import final_rewards, mask_of, spaces_for
+from rulesrun.interpreter.bots.agents import make_agent, parse_kind  # noqa: E402
+
+from rulesrun.interpreter.bridges.actions import BridgeError, Table  # noqa: E402
+from rulesrun.interpreter.bridges.encoding import compiled  # noqa: E402
+from rulesrun.interpreter.bridges.spaces import (  # noqa: E402
+    RENDER_FPS, RENDER_MODES, Renderer, check_render_mode, final_rewards, mask_of, spaces_for)
 
 
 class RulesGymEnv(gymnasium.Env):
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(self, path, players: int | None = None, variants=(), seat: int = 0,
                  opponents="random", number_bounds: dict | None = None, utility: str = "returns",
                  illegal_reward: float = -1.0, render_mode: str | None = None, params: dict | None = None):
         if utility not in ("returns", "win"):
             raise BridgeError(f"utility must be 'returns' or 'win', not {utility!r}")
-        if render_mode not in (None, "ansi"):
-            raise BridgeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self.engine, self.space, self.encoder = compiled(path, players, variants, number_bounds, params)
         n = self.engine.players
         if not 0 <= seat < n:
             raise BridgeError(f"seat {seat} is not a seat of a {n}-player game (0 to {n - 1})")
         self.seat, self.utility, self.illegal_reward = seat, utility, float(illegal_reward)
         self.render_mode = render_mode
+        self._render = Renderer(self.engine)
         self._opponent_factory = self._factory(opponents, n)
         self.observation_space, self.action_space = spaces_for(self.space, self.encoder)
         self.table: Table | None = None
@@ -79,6 +80,7 @@ class RulesGymEnv(gymnasium.Env):
         self.opponents = {p: self._opponent_factory(p, int(rng.integers(2 ** 31)))
                           for p in range(self.engine.players) if p != self.seat}
         self._others_play()
+        self._shown()
         return self._obs(), self._info()
 
     def step(self, action):
@@ -97,16 +99,21 @@ class RulesGymEnv(gymnasium.Env):
         t.apply_id(action)
         self._others_play()
         done = t.state.open_decision is None
+        self._shown()
         return self._obs(), self._reward() if done else 0.0, done, False, self._info()
 
     def render(self):
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs render_mode='ansi'")
-            return None
-        from rulesrun.interpreter.runtime.observe import observe
-        return str(observe(self.table.state, self.seat, log=False))
+        """The table as the learner's seat sees it: printed to the terminal
+        (``render_mode="human"``) or returned as text (``"ansi"``)."""
+        return self._render(self.table, self.seat, self.render_mode)
 
     # ── helpers ────────────────────────────────────────────────────────────
+    def _shown(self):
+        """In ``human`` mode the table is printed as the episode goes (Gymnasium's convention):
+        after the reset and after each action taken, once the other seats have played."""
+        if self.render_mode == "human":
+            self.render()
+
     def _others_play(self):
         state = self.table.state
         while state.open_decision is not None and state.open_decision[0] != self.seat:
@@ -139,4 +146,4 @@ class RulesGymEnv(gymnasium.Env):
 
 ENV_ID = "rulesrun/Rules-v0"
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="interpreter.bridges.gym:RulesGymEnv")
+    gymnasium.register(id=ENV_ID, entry_point="rulesrun.interpreter.bridges.gym:RulesGymEnv")

@@ -1,6 +1,6 @@
 """Any ``.rules`` file as an OpenSpiel game (``pip install 'rulesrun[openspiel]'``).
 
-    from interpreter.bridges.openspiel import load_game
+    from rulesrun.interpreter.bridges.openspiel import load_game
     game = load_game("games/magic_shop.rules", players=4)
     # or, once this module is imported, by name:
     game = pyspiel.load_game("rulesrun", {"file": "games/magic_shop.rules", "players": 4})
@@ -16,17 +16,17 @@ from __future__ import annotations
 import hashlib
 import weakref
 
-import numpy as np
+from rulesrun.interpreter.bridges import require
 
-try:
-    import pyspiel
-except ImportError as e:   # pragma: no cover - the extra is not installed
-    raise ImportError("the OpenSpiel bridge needs OpenSpiel: pip install 'rulesrun[openspiel]'") from e
+require("OpenSpiel bridge", "openspiel", "numpy", "pyspiel")
 
-from rulesrun.interpreter.runtime.engine import State
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
 
-from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError, Table
-from rulesrun.interpreter.bridges.encoding import compiled
+from rulesrun.interpreter.runtime.engine import State  # noqa: E402
+
+from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError, Table  # noqa: E402
+from rulesrun.interpreter.bridges.encoding import compiled  # noqa: E402
 
 SHORT_NAME = "rulesrun"
 DEFAULT_DEALS = 1000
@@ -48,6 +48,16 @@ def _type(short_name: str, long_name: str, lo: int, hi: int) -> "pyspiel.GameTyp
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=_PARAMS)
+
+
+def _no_information_state_tensor() -> "pyspiel.SpielError":
+    """What asking for an information-state tensor raises, as OpenSpiel's own games without one do
+    (their game type says provides_information_state_tensor=False, as ours does)."""
+    return pyspiel.SpielError(
+        "InformationStateTensor unimplemented: a rules game provides no information-state tensor "
+        "(its game type says provides_information_state_tensor=False), because a seat's past has no "
+        "fixed size; use information_state_string() (the view and a digest of the past) or "
+        "observation_tensor() (the seat's view now)")
 
 
 def parse_bounds(text: str) -> dict:
@@ -130,6 +140,12 @@ class RulesrunGame(pyspiel.Game):
 
     def new_initial_state(self):
         return RulesrunState(self)
+
+    def information_state_tensor_shape(self):
+        raise _no_information_state_tensor()
+
+    def information_state_tensor_size(self):
+        raise _no_information_state_tensor()
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
@@ -217,6 +233,9 @@ class RulesrunState(pyspiel.State):
         else:
             c.table.apply_id(int(action))
             c.ids.append(int(action))
+
+    def information_state_tensor(self, *player):
+        raise _no_information_state_tensor()
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -348,7 +367,9 @@ class _Observer:
 
 
 class _InfoObserver:
-    """The information state: a string only (the current view and a digest of the seat's past)."""
+    """The information state: a string only (the current view and a digest of the seat's past);
+    asked for its tensor (``set_from``, which OpenSpiel's ``information_state_tensor`` calls) it
+    raises, as the game type says none is provided."""
 
     def __init__(self, game: RulesrunGame):
         self.encoder = game.encoder
@@ -356,7 +377,7 @@ class _InfoObserver:
         self.dict = {}
 
     def set_from(self, state, player):
-        pass
+        raise _no_information_state_tensor()
 
     def string_from(self, state, player):
         c = state._c
@@ -373,9 +394,10 @@ def load_game(path, players: int | None = None, variants=(), deals: int = DEFAUL
               number_bounds: dict | None = None, utility: str = "returns",
               max_game_length: int = DEFAULT_MAX_LENGTH, params: dict | None = None) -> RulesrunGame:
     """A pyspiel.Game for a rules file: ``players`` (default the fewest), ``variants`` by name,
-    ``deals`` chance outcomes at the start, ``number_bounds`` {label: (low, high)} for number
-    choices whose range the file does not fix, ``utility`` 'returns' or 'win', ``params`` the file's
-    game parameters {name: value} (OpenSpiel's string form: ``rules_params='target:300;vulnerable:yes'``)."""
+    ``deals`` chance outcomes at the start, ``number_bounds`` {label: (low, high)} in place
+    of a number choice's range worked out from the file (actions.py, bounds.py), ``utility``
+    'returns' or 'win', ``params`` the file's game parameters {name: value} (OpenSpiel's string
+    form: ``rules_params='target:300;vulnerable:yes'``)."""
     params = {"file": str(path), "players": int(players or 0), "variants": "+".join(variants),
               "deals": int(deals), "utility": utility, "max_game_length": int(max_game_length),
               "number_bounds": _bounds_text(number_bounds or {}),

@@ -1,6 +1,6 @@
 """Any ``.rules`` file as a PettingZoo AEC environment (``pip install 'rulesrun[pettingzoo]'``).
 
-    from interpreter.bridges.pettingzoo import env
+    from rulesrun.interpreter.bridges.pettingzoo import env
     e = env("games/gachapon.rules", players=3)
     e.reset(seed=7)
     for agent in e.agent_iter():
@@ -18,35 +18,37 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
+from rulesrun.interpreter.bridges import require
 
-try:
-    import gymnasium
-    from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
-except ImportError as e:   # pragma: no cover - the extra is not installed
-    raise ImportError("the PettingZoo bridge needs PettingZoo: pip install 'rulesrun[pettingzoo]'") from e
+require("PettingZoo bridge", "pettingzoo", "numpy", "gymnasium", "pettingzoo")
 
-from rulesrun.interpreter.bridges.actions import BridgeError, Table
-from rulesrun.interpreter.bridges.encoding import compiled
-from rulesrun.interpreter.bridges.spaces import final_rewards, mask_of, spaces_for
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
+from pettingzoo import AECEnv  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
+
+from rulesrun.interpreter.bridges.actions import BridgeError, Table  # noqa: E402
+from rulesrun.interpreter.bridges.encoding import compiled  # noqa: E402
+from rulesrun.interpreter.bridges.spaces import (  # noqa: E402
+    RENDER_FPS, RENDER_MODES, Renderer, check_render_mode, final_rewards, mask_of, spaces_for)
 
 
 class RulesEnv(AECEnv):
     """One rules file, player count and set of variants as an AEC environment."""
 
-    metadata = {"render_modes": ["ansi"], "name": "rulesrun_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS, "name": "rulesrun_v0",
+                "is_parallelizable": False}
 
     def __init__(self, path, players: int | None = None, variants=(), number_bounds: dict | None = None,
                  utility: str = "returns", render_mode: str | None = None, params: dict | None = None):
         super().__init__()
         if utility not in ("returns", "win"):
             raise BridgeError(f"utility must be 'returns' or 'win', not {utility!r}")
-        if render_mode not in (None, "ansi"):
-            raise BridgeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self.engine, self.space, self.encoder = compiled(path, players, variants, number_bounds, params)
         self.utility = utility
         self.render_mode = render_mode
+        self._render = Renderer(self.engine)
         n = self.engine.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
@@ -81,6 +83,7 @@ class RulesEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._select()
+        self._shown()
 
     def _select(self):
         t = self.table
@@ -112,16 +115,24 @@ class RulesEnv(AECEnv):
                 self.terminations[a] = True
                 self.infos[a] = {"winners": [self.possible_agents[w] for w in t.state.winners()]}
             self._accumulate_rewards()
+            self._shown()
             return
         self._select()
         self._accumulate_rewards()
+        self._shown()
+
+    def _shown(self):
+        """In ``human`` mode the table is printed as the game goes (Gymnasium's and PettingZoo's
+        convention): after the reset and after each step, as the agent to move next sees it."""
+        if self.render_mode == "human":
+            self.render()
 
     def render(self):
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs render_mode='ansi'")
-            return None
-        from rulesrun.interpreter.runtime.observe import observe
-        return str(observe(self.table.state, self._index[self.agent_selection], log=False))
+        """The table as the agent to move sees it (the last to move, once the game is over): printed
+        to the terminal (``render_mode="human"``) or returned as text (``"ansi"``); never what
+        that seat may not see."""
+        seat = self._index[self.agent_selection] if self.table is not None else 0
+        return self._render(self.table, seat, self.render_mode)
 
     def close(self):
         pass

@@ -365,3 +365,80 @@ def test_an_error_in_the_base_is_shown_in_both_files(tmp_path):
             await s.change(VARIANT + "\n", uri=uri)
             assert list(s.diagnostics[base_uri]) == []
     run(go())
+
+
+def _apply(text: str, edits) -> str:
+    """The text after an editor applies ``edits`` (LSP ranges: line and UTF-16 column), last first."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln))
+
+    def offset(p):
+        if p.line >= len(lines):
+            return len(text)
+        return starts[p.line] + len(lines[p.line].encode("utf-16-le")[:2 * p.character].decode("utf-16-le"))
+    for e in sorted(edits or [], key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[:offset(e.range.start)] + e.new_text + text[offset(e.range.end):]
+    return text
+
+
+# The Magic Shop with three lines laid out badly, far apart
+MESSY = (SHOP.replace("round += 1", "round+=1").replace("tricks_played += 1", "tricks_played  +=  1")
+         .replace("winner.tricks += 1 + accumulated_tricks", "winner.tricks += 1+accumulated_tricks"))
+
+
+def test_formatting_lays_the_file_out_as_rulesrun_fmt_does():
+    from rulesrun.dsl.syntax.format import format_text
+    assert MESSY != SHOP and format_text(MESSY) == SHOP
+
+    async def go():
+        async with Session() as s:
+            assert s.capabilities.document_formatting_provider and s.capabilities.document_range_formatting_provider
+            await s.open(MESSY)
+            edits = await s.client.text_document_formatting_async(T.DocumentFormattingParams(
+                text_document=T.TextDocumentIdentifier(uri=URI), options=T.FormattingOptions(tab_size=4, insert_spaces=True)))
+            assert _apply(MESSY, edits) == SHOP
+            assert len(edits) == 3                      # the lines that change, not the whole file
+            await s.change(SHOP)
+            again = await s.client.text_document_formatting_async(T.DocumentFormattingParams(
+                text_document=T.TextDocumentIdentifier(uri=URI), options=T.FormattingOptions(tab_size=4, insert_spaces=True)))
+            assert not again                            # a formatted file needs no edits
+    run(go())
+
+
+def test_range_formatting_changes_only_the_lines_of_the_range():
+    line = MESSY.splitlines().index("        round+=1")
+
+    async def go():
+        async with Session() as s:
+            await s.open(MESSY)
+            edits = await s.client.text_document_range_formatting_async(T.DocumentRangeFormattingParams(
+                text_document=T.TextDocumentIdentifier(uri=URI),
+                range=T.Range(start=T.Position(line=line - 1, character=0), end=T.Position(line=line + 1, character=0)),
+                options=T.FormattingOptions(tab_size=4, insert_spaces=True)))
+            assert _apply(MESSY, edits) == MESSY.replace("round+=1", "round += 1")
+    run(go())
+
+
+def test_a_file_that_does_not_parse_gets_no_edits_and_the_server_carries_on():
+    broken = MESSY.replace("flow:", "flow")
+
+    async def go():
+        async with Session() as s:
+            diags = await s.open(broken)
+            assert diags and diags[0].severity == T.DiagnosticSeverity.Error
+            edits = await s.client.text_document_formatting_async(T.DocumentFormattingParams(
+                text_document=T.TextDocumentIdentifier(uri=URI), options=T.FormattingOptions(tab_size=4, insert_spaces=True)))
+            assert not edits
+            syms = await s.client.text_document_document_symbol_async(T.DocumentSymbolParams(
+                text_document=T.TextDocumentIdentifier(uri=URI)))
+            assert syms is not None                     # still answering
+    run(go())
+
+
+def test_formatting_keeps_windows_line_ends_and_a_last_line_without_one():
+    from rulesrun.interpreter.authoring.lsp import RulesServer
+    text = MESSY.replace("\n", "\r\n").rstrip("\r\n")
+    out = _apply(text, RulesServer.format(text))
+    assert "\n" not in out.replace("\r\n", "") and out.rstrip("\r\n") == SHOP.replace("\n", "\r\n").rstrip("\r\n")

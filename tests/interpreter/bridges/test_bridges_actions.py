@@ -16,7 +16,6 @@ from tests.support import ROOT  # noqa: E402
 from tests.support import tiny_game, tiny_header
 FILES = ["games/magic_shop.rules", "games/gachapon.rules", "games/magi.rules", "examples/crazy_eights.rules",
          "examples/hearts.rules", "examples/oh_hell.rules", "examples/whist.rules"]
-BOUNDS = {"examples/oh_hell.rules": {"bid": (0, 10)}}   # its bids run to a hand size that changes
 
 
 
@@ -48,7 +47,7 @@ def test_ids_play_every_game_exactly_as_the_engine(path):
 
 def _play_by_ids(path, players, variants):
     game = engine_game(ROOT / path, players=players, variants=variants)
-    space = ActionSpace(game, BOUNDS.get(path))
+    space = ActionSpace(game)
     rng = random.Random(players * 7 + len(variants))
     table = Table(space, game.new_initial_state(seed=rng.randrange(1000)))
     twin = game.new_initial_state(seed=table.state.seed)
@@ -77,15 +76,69 @@ def _play_by_ids(path, players, variants):
     assert steps > 10 and table.state.returns() == twin.returns()
 
 
-def test_a_number_range_that_changes_during_the_game_is_a_clear_error():
-    game = load_game(ROOT / "examples/oh_hell.rules", players=4)
+def _bids(space) -> list:
+    grp = next(g for g in space.groups if g.label == "bid")
+    return [space.text(grp.offset + i) for i in range(len(grp.keys))]
+
+
+def test_a_number_range_whose_ends_change_is_bounded_by_what_they_are_worked_out_from():
+    """Oh Hell bids 0 to hand_size; hand_size is only ever given the schedule's hand sizes, which
+    run down from most_cards = min(cards, 51 / players): so 0 to 10, 0 to 8 with 6 players, and
+    0 to the parameter 'cards' when it is smaller — from the file alone, no number_bounds."""
+    assert _bids(ActionSpace(load_game(ROOT / "examples/oh_hell.rules", players=4))) == [f"bid {i}" for i in range(11)]
+    assert _bids(ActionSpace(load_game(ROOT / "examples/oh_hell.rules", players=6, variants=("up_and_down",)))) \
+        == [f"bid {i}" for i in range(9)]
+    assert _bids(ActionSpace(load_game(ROOT / "examples/oh_hell.rules", players=3, params={"cards": 4}))) \
+        == [f"bid {i}" for i in range(5)]
+    space = ActionSpace(load_game(ROOT / "examples/oh_hell.rules", players=4), {"bid": (0, 12)})   # given: kept
+    assert _bids(space)[-1] == "bid 12"
+
+
+def test_bounds_are_worked_out_through_zones_cards_state_locals_and_defines():
+    game = make("""
+        state most: number = 0
+        state level: number = 1 from 1 to 4
+        define twice(x) = 2 * x
+        flow:
+            most = max(round, 2)
+            round = 3
+            move every card to player 1.hand
+            let k = size(player 1.hand) - 1
+            player 1 chooses a from 0 to k as "count"
+            player 1 chooses b from 1 to top(player 1.hand).rank as "rank"
+            level += 1
+            player 2 chooses c from level to twice(most) + 1 as "level"
+            for i in 1 to 3:
+                player 2 chooses d from i to i * players as "step"
+            player 1 chooses e from 0 to max(c.rank for c in player 1.hand) as "high"
+            player 1 chooses f from 0 to count(c in player 1.hand where c.rank > 1) as "many"
+    """)
+    space = ActionSpace(game)
+    keys = {g.label: g.keys for g in space.groups}
+    assert keys["count"] == list(range(0, 6))           # k is -1 to 5: the hand holds at most the 6 cards
+    assert keys["rank"] == [1, 2, 3]                    # the cards' ranks
+    assert keys["level"] == list(range(1, 8))           # level 1..4 (declared); most 2..3, twice + 1 = 7
+    assert keys["step"] == list(range(1, 7))
+    assert keys["high"] == [0, 1, 2, 3] and keys["many"] == list(range(7))
+
+
+def test_a_number_range_that_cannot_be_bounded_says_what_to_declare():
+    game = make("""
+        state total: number = 0
+        flow:
+            repeat 3 times:
+                total += 2
+                player 1 chooses n from 0 to total as "bid"
+    """)
     with pytest.raises(BridgeError) as e:
         ActionSpace(game)
     msg = str(e.value)
-    assert "oh_hell.rules:116" in msg and "'bid'" in msg and "0 to hand_size" in msg
-    assert "number_bounds={'bid': (low, high)}" in msg and "fixed ends" in msg
-    space = ActionSpace(game, {"bid": (0, 10)})
-    assert [space.text(space.groups[space.group_of[0]].offset + i) for i in range(3)] == ["bid 0", "bid 1", "bid 2"]
+    assert "t.rules:" in msg and "the decision 'bid' (player 1 chooses n from 0 to total" in msg
+    assert "cannot bound state 'total', which '+=' changes at line" in msg
+    assert "Declare the bounds of what its ends are worked out from (like 'state n: number = 0 from 0 to 20')" in msg
+    assert "number_bounds={'bid': (low, high)}" in msg
+    space = ActionSpace(game, {"bid": (0, 6)})
+    assert _bids(space) == [f"bid {i}" for i in range(7)]
 
 
 def test_a_number_outside_the_bounds_given_is_a_clear_error():
@@ -280,3 +333,20 @@ def test_a_choice_block_gives_ids_to_its_pick_and_its_named_moves():
         twin.apply_action(space.text(pick))
         table.apply_id(pick)
         assert table.state == twin
+
+
+def test_a_variant_that_is_not_played_does_not_change_the_bounds():
+    text = """
+        state total: number = 0
+        flow:
+            bump()
+            player 1 chooses n from 0 to total as "bid"
+        procedure bump():
+            total = 2
+        variant grow:
+            procedure bump():
+                total += 1
+    """
+    assert _bids(ActionSpace(make(text))) == ["bid 0", "bid 1", "bid 2"]
+    with pytest.raises(BridgeError, match="cannot bound state 'total', which '\\+=' changes"):
+        ActionSpace(tiny_game(text, 2, header=HEADER, variants=("grow",)))

@@ -1,5 +1,5 @@
-"""The Gymnasium bridge: Gymnasium's env checker on every shipped game, with rulesrun bots in the
-other seats; the learning example runs."""
+"""The Gymnasium bridge: Gymnasium's env checker on every shipped game and example (its render
+modes too), with rulesrun bots in the other seats; the learning example runs."""
 import io
 import warnings
 from contextlib import redirect_stdout
@@ -14,19 +14,28 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from rulesrun.interpreter.bridges import BridgeError  # noqa: E402
 from rulesrun.interpreter.bridges.gym import ENV_ID, RulesGymEnv  # noqa: E402
 
-from tests.support import ROOT  # noqa: E402
+from tests.support import ROOT, RULES_FILES  # noqa: E402
+
+OPPONENTS = {"games/magic_shop.rules": "greedy", "games/magi.rules": "ismcts:5"}   # else random
 
 
-@pytest.mark.parametrize("path,opponents", [("games/magic_shop.rules", "greedy"),
-                                            ("games/gachapon.rules", "random"),
-                                            ("games/magi.rules", "ismcts:5")])
-def test_check_env(path, opponents):
-    env = RulesGymEnv(ROOT / path, opponents=opponents)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        check_env(env, skip_render_check=True)
-    # only the advice about open bounds (the tensor holds the file's scores as they are)
-    assert all("infinity" in str(w.message) for w in caught), [str(w.message) for w in caught]
+@pytest.mark.parametrize("path", RULES_FILES)
+def test_check_env_at_every_player_count_and_variant(path, capsys):
+    """Gymnasium's checker, rendering included: made by its id (so that it makes the env again in
+    each render mode), from the file alone."""
+    from rulesrun.interpreter.bridges import configurations
+    for players, variants in configurations(ROOT / path):
+        env = gymnasium.make(ENV_ID, path=str(ROOT / path), players=players, variants=variants,
+                             opponents=OPPONENTS.get(path, "random"), render_mode="ansi")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                check_env(env.unwrapped)
+            except Exception as e:
+                raise AssertionError(f"{path}, {players} players, variants {variants}: {e}") from e
+        # only the advice about open bounds (the tensor holds the file's scores as they are)
+        assert all("infinity" in str(w.message) for w in caught), [str(w.message) for w in caught]
+    assert "you are Player" in capsys.readouterr().out         # 'human' printed the table
 
 
 def test_an_episode_is_the_seats_decisions_and_ends_with_its_returns():
@@ -103,3 +112,24 @@ def test_the_learning_example_runs_and_reports_win_rates(tmp_path):
     assert [r[0] for r in rows] == ["10", "20"] and all(0.0 <= float(r[1]) <= 1.0 for r in rows)
     assert "learned policy (greedy) over 10 fresh games" in lines[-2]
     assert plot.stat().st_size > 1000
+
+
+def test_check_env_renders_in_every_render_mode(capsys):
+    """Gymnasium's checker makes the env again in each declared render mode (from its spec) and renders."""
+    env = gymnasium.make(ENV_ID, path=str(ROOT / "games/gachapon.rules"), players=3, render_mode="human")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")       # the open bounds, as above
+        check_env(env.unwrapped)
+    assert "Gachapon Trick — you are Player 1" in capsys.readouterr().out
+
+
+def test_human_rendering_prints_the_learners_table_and_ansi_returns_the_same_text(capsys):
+    human = RulesGymEnv(ROOT / "games/magic_shop.rules", players=3, seat=2, render_mode="human")
+    ansi = RulesGymEnv(ROOT / "games/magic_shop.rules", players=3, seat=2, render_mode="ansi")
+    for env in (human, ansi):
+        env.reset(seed=4)
+    capsys.readouterr()
+    assert human.render() is None
+    printed = capsys.readouterr().out
+    assert "you are Player 3" in printed and "your hand" in printed
+    assert ansi.render().split() == printed.split()

@@ -14,19 +14,17 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from rulesrun.interpreter.bridges import BridgeError, configurations  # noqa: E402
 from rulesrun.interpreter.bridges.openspiel import load_game  # noqa: E402
 
-from tests.support import ROOT  # noqa: E402
-FILES = ["games/magic_shop.rules", "games/gachapon.rules", "games/magi.rules", "examples/crazy_eights.rules",
-         "examples/hearts.rules", "examples/oh_hell.rules", "examples/whist.rules"]
-BOUNDS = {"examples/oh_hell.rules": {"bid": (0, 10)}}   # its bids run to a hand size that changes
+from tests.support import ROOT, RULES_FILES  # noqa: E402
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", FILES)
+@pytest.mark.parametrize("path", RULES_FILES)
 def test_random_sim_test_at_every_player_count_and_variant(path):
     """OpenSpiel's generic checks (legal actions, clone, serialize/deserialize, observation and
-    information-state strings and tensors, returns) on one random game of each configuration."""
+    information-state strings and tensors, returns) on one random game of each configuration of
+    every shipped game and example, loaded with no parameters but the file (about 25 s in all)."""
     for players, variants in configurations(ROOT / path):
-        game = load_game(ROOT / path, players=players, variants=variants, number_bounds=BOUNDS.get(path))
+        game = load_game(ROOT / path, players=players, variants=variants)
         try:
             pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
         except Exception as e:     # name the configuration that failed
@@ -48,9 +46,14 @@ def test_loaded_by_name_with_its_parameters():
     assert pyspiel.load_game(str(two)).num_distinct_actions() == two.num_distinct_actions()
 
 
-def test_a_file_it_cannot_express_is_a_clear_error():
-    with pytest.raises(BridgeError, match=r"oh_hell.rules:116.*'bid'.*number_bounds"):
-        load_game(ROOT / "examples/oh_hell.rules", players=4)
+def test_a_file_it_cannot_express_is_a_clear_error(tmp_path):
+    from tests.support import tiny_header
+    path = tmp_path / "t.rules"
+    path.write_text(tiny_header(extra="state total: number = 0\n")
+                    + "flow:\n    total += 1\n    player 1 chooses n from 0 to total as \"bid\"\n")
+    with pytest.raises(BridgeError, match=r"t.rules:\d+:\d+.*'bid'.*cannot bound state 'total'.*number_bounds"):
+        load_game(path, players=2)
+    assert load_game(path, players=2, number_bounds={"bid": (0, 1)}).num_distinct_actions() == 2
     with pytest.raises(BridgeError, match="needs a rules file"):
         pyspiel.load_game("rulesrun", {"players": 4})
 
@@ -75,6 +78,22 @@ def test_chance_is_one_deal_then_the_game_replays_exactly():
     twin = s.clone()
     twin.apply_action(twin.legal_actions()[0])
     assert twin.table().state != s.table().state and len(s.history()) == 41
+
+
+def test_an_information_state_tensor_is_refused_as_the_game_type_says_like_openspiels_own_games():
+    """The type says no information-state tensor: asking for one raises SpielError (as gin_rummy,
+    skat or crazy_eights do), from Python and through OpenSpiel's C++ alike — not an empty list."""
+    game = load_game(ROOT / "games/magic_shop.rules", players=3)
+    assert not game.get_type().provides_information_state_tensor
+    s = game.new_initial_state()
+    s.apply_action(0)
+    for ask in (lambda: s.information_state_tensor(0), lambda: s.information_state_tensor(),
+                lambda: pyspiel.State.information_state_tensor(s, 0),
+                game.information_state_tensor_shape, game.information_state_tensor_size,
+                lambda: pyspiel.Game.information_state_tensor_shape(game)):
+        with pytest.raises(pyspiel.SpielError, match="InformationStateTensor unimplemented.*information_state_string"):
+            ask()
+    assert s.information_state_string(0) and len(s.observation_tensor(0)) == game.observation_tensor_size()
 
 
 def test_information_state_remembers_what_the_observation_forgets():
