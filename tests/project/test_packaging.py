@@ -62,3 +62,12 @@ def test_the_wheel_installed_elsewhere_plays_magi_by_name(tmp_path):
     assert str(ROOT) not in where.stdout and str(env_dir) in where.stdout, where.stdout + where.stderr
     r = subprocess.run([str(exe), "list"], capture_output=True, text=True, timeout=120, cwd=elsewhere, env=env)
     assert r.returncode == 0 and "magic_shop" in r.stdout and "hearts" in r.stdout, r.stderr
+    # a designer's variant file, a dozen lines in a folder of their own, extends the installed game
+    (elsewhere / "house.rules").write_text((ROOT / "examples" / "magi_house_rules.rules").read_text())
+    r = subprocess.run([str(exe), "house.rules", "--seats", "random,random,random,random", "--seed", "1"],
+                       capture_output=True, text=True, timeout=600, cwd=elsewhere, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("Magi: a weeknight game — 4 players") and "Final scores:" in r.stdout
+    r = subprocess.run([str(exe), "doc", "house.rules"], capture_output=True, text=True, timeout=600,
+                       cwd=elsewhere, env=env)
+    assert r.returncode == 0 and "- **game end (const)**: 50 → 30" in r.stdout, r.stderr

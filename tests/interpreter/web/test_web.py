@@ -485,3 +485,13 @@ def test_a_new_table_takes_its_own_game_parameters_over_the_servers(no_traceback
             status, data = post(body)
             assert status == 400 and data["error"], body
             assert "Traceback" not in data["error"]
+
+
+def test_serve_takes_a_variant_file():
+    bg, table = serve(file="examples/magi_house_rules.rules", players=4, seats="human,random,random,random")
+    with bg:
+        s = Seat(bg, table, 0)
+        view = s.recv()
+        s.close()
+    assert view["seat"] == 0 and view["players"] == table.state.observation(0)["players"]
+    assert table.state.observation(0)["game"] == "Magi: a weeknight game"
