@@ -144,9 +144,14 @@ class Calls:
         func = e.func
         if func in COMBO_AGGREGATES:
             return self._combo_aggregate(e, scope)
+        if func == "first":     # `first(x in Z where ...)`: the first that passes, or none (not a reserved name)
+            if e.expr is not None or e.cond is None:
+                self.err("first(...) picks an item by a condition", e.pos, "write first(x in ... where ...)")
+            return self._e_Best(A.Best(pos=e.pos, kind="first", var=e.var, source=e.source, cond=e.cond, keys=()),
+                                scope)
         if func not in AGGREGATES:
             self.err(f"'{func}(... for ... in ...)' is not an aggregate", e.pos,
-                     "the aggregates are " + ", ".join(AGGREGATES + COMBO_AGGREGATES))
+                     "the aggregates are " + ", ".join(AGGREGATES + ("first",) + COMBO_AGGREGATES))
         src, et, var, cond, extra = self._bind_loop(e.var, e.source, e.cond, scope, e.expr)
         body, t = extra if extra else (None, None)
         if func in ("sum", "max", "min"):
@@ -186,6 +191,8 @@ class Calls:
             self._expect(kt, T.NUMBER, k.pos, f"what '{e.kind}' compares")
             keys.append(node)
         scope.pop(e.var, saved)
+        if e.kind == "first":       # `first x in Z where ...`: the first that passes, as a tie of equals
+            return Best("highest", [K(0)], var, scope.ref(scope.temp(), T.NUMBER), src, cond), et
         return Best(e.kind, keys, var, scope.ref(scope.temp(), T.NUMBER), src, cond), et
 
     # ── define functions ──────────────────────────────────────────────────

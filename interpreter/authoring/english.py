@@ -104,6 +104,9 @@ class English:
             return owner + " " + words(e.name)
         if isinstance(e, A.Call):
             return self.call(e, ctx)
+        if isinstance(e, A.Aggregate) and e.func == "first" and e.expr is None:
+            cond = f" where {x(e.cond)}" if e.cond is not None else ""
+            return f"the first {words(e.var)} in {x(e.source)}{cond} (none if there is none)"
         if isinstance(e, A.Aggregate):
             head = _AGGREGATE.get(e.func, words(e.func) + " of")
             cond = f" where {x(e.cond)}" if e.cond is not None else ""
@@ -114,6 +117,8 @@ class English:
             return f"{head} {x(e.expr)} for each {words(e.var)} in {x(e.source)}{cond}"
         if isinstance(e, A.Best):
             cond = f" where {x(e.cond)}" if e.cond is not None else ""
+            if e.kind == "first":
+                return f"the first {words(e.var)} in {x(e.source)}{cond} (none if there is none)"
             keys = ", then by ".join(x(k) for k in e.keys)
             return f"the {e.kind} {words(e.var)} in {x(e.source)}{cond} by {keys}"
         if isinstance(e, A.Ternary):
