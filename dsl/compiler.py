@@ -23,6 +23,7 @@ from rulesrun.dsl.check.builtins import Calls
 from rulesrun.dsl.check.combinations import Combinations
 from rulesrun.dsl.check.expressions import Expressions
 from rulesrun.dsl.check.declare import Declarations
+from rulesrun.dsl.check.display import table_display
 from rulesrun.dsl.emit.namespace import Namespace
 from rulesrun.dsl.errors import Pos, RulesError, deep_rules
 from rulesrun.dsl.ir import ret
@@ -81,6 +82,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         self.decisions: list[Decision] = []
         self.templates: list[Template] = []
         self.called: set[str] = set()
+        self.option_notes: list = []     # (pos, option local, IR text) of each `showing "..."` (dsl.check.decisions)
 
     # ── diagnostics ────────────────────────────────────────────────────────
     def err(self, msg: str, pos: Pos | None, hint: str | None = None):
@@ -133,6 +135,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         self._teams(first("TeamsDecl"))
         for s in by_type.get("StateDecl", []):
             self._state(s)
+        self.table_display = table_display(self, zones, by_type.get("StateDecl", []), self.rules)
         for d in by_type.get("DefineDecl", []):
             self._check_free(d.name, d.pos)
             self.defines[d.name] = d
@@ -226,6 +229,7 @@ def compile_rules(rules: A.RulesFile, players: int, variants: tuple = (), allow_
     with deep_rules(rules.path, rules.source), _collector_paused():
         program = comp.compile()
         program.colour_attr = getattr(comp, "colour_attr", None)
+        program.display = comp.table_display
         program.warnings = infoflow.check(comp) if allow_leaks else []
     return program
 
