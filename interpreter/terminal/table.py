@@ -157,14 +157,22 @@ def _zone_text(view: dict, style: CardStyle, annotate: dict | None = None, sort=
         cards = pile["cards"] if pile is not None else view["cards"]
         if annotate and cards and any(c in annotate for c in cards):
             out = Text()
+            line = 0
             for i, c in enumerate(cards):
-                if i:
-                    out.append(" · ")
+                note = f" ({annotate[c]})" if c in annotate else ""
+                if i:                   # a card and its note are never split over two lines
+                    if width and line + 3 + len(c) + len(note) > width:
+                        out.append(" ·\n")
+                        line = 0
+                    else:
+                        out.append(" · ")
+                        line += 3
                 out.append_text(style.card(c))
-                if c in annotate:
-                    out.append(f" ({annotate[c]})", style="dim")
+                if note:
+                    out.append(note, style="dim")
+                line += len(c) + len(note)
             return out
-        return style.cards(cards, sort=sort)
+        return style.cards(cards, sort=sort, width=width)
     if "count" in view:
         return _count(view["count"])
     return Text("hidden", style="dim")
