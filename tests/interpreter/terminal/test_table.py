@@ -464,3 +464,26 @@ def test_a_new_magic_shop_round_shows_nothing_left_from_the_last_one():
     from rulesrun.interpreter.web.views import table_layout
     obs = state.observation(0)
     assert table_layout(game.program, obs, 0, {"hand": obs["players"][0]["hand"]["cards"]})["notes"] == {}
+
+
+def test_gachapons_buy_question_lists_each_subset_with_its_price():
+    game = load_game(GACHA, players=3)
+    state = game.new_initial_state(seed=5)
+    rng = random.Random(5)
+    while state.decision_label() != "buy":
+        state.apply_action(rng.choice(state.legal_actions()))
+    from rulesrun.interpreter.terminal import layout
+    from rulesrun.interpreter.web.views import Display, frame
+    notes = layout.option_notes(state)
+    values = {n: game.program.card_attrs["value"][i] for i, n in enumerate(game.program.card_names)}
+    for action in state.legal_actions():
+        cards = str(action)[len("buy "):].split(", ")
+        assert notes[str(action)] == f"for {sum(values[c] for c in cards)}", (action, notes)
+    seat = state.current_player()
+    out = io.StringIO()
+    repl = Repl(game, state, ["human"] * 3, 5, out=out, readline=feed([]))
+    repl.show_options(seat, list(state.legal_actions()))
+    listed = out.getvalue()
+    assert all(f"{a} — {notes[str(a)]}" in listed for a in state.legal_actions()), listed
+    page = frame(state, seat, Display(game), {})
+    assert page["notes"] == notes and set(page["options"]) == set(notes)
