@@ -108,6 +108,7 @@ class TableDisplay:
     piles: dict = attrs.Factory(dict)       # (section, zone) -> (end shown first: top | bottom, most cards or None)
     card_zones: dict = attrs.Factory(dict)  # a card value -> the zones under whose cards it is shown (`shown in`)
     variants: dict = attrs.Factory(dict)    # a variant -> its one line (`described as`)
+    score: str | None = None                # the score's words: the label of the player value it is (score(p) = p.vp)
 
 
 @attrs.define

@@ -40,6 +40,13 @@ def table_display(comp, zones: list, states: list, rules: A.RulesFile) -> TableD
     for it in rules.items:
         if isinstance(it, A.VariantDecl) and it.description:
             out.variants[it.name] = it.description
+    score = next((it for it in rules.items if isinstance(it, A.ScoreDecl)), None)
+    for it in rules.items:           # a variant's score is the one in force when chosen
+        if isinstance(it, A.VariantDecl) and it.name in (comp.selected or ()):
+            score = next((i for i in it.items if isinstance(i, A.ScoreDecl)), score)
+    e = score.expr if score is not None else None
+    if isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.id == score.var and e.name in comp.pvars:
+        out.score = out.labels.get(("player", e.name))  # score(p) = p.penalty, shown as "...": said in its words
     return out
 
 

@@ -312,10 +312,11 @@ def final_report(state) -> str:
     names = prog.player_names
     scores = state.returns()
     winners = state.winners()
+    words = getattr(getattr(prog, "display", None), "score", None)    # the file's word for the score
     lines = ["Final scores:"]
     for p, s in enumerate(scores):
         mark = "  ← winner" if p in winners else ""
-        lines.append(f"  {names[p]}: {s}{mark}")
+        lines.append(f"  {names[p]}: {s}{' ' + words if words else ''}{mark}")
     if prog.teams:
         from rulesrun.interpreter.runtime.observe import teams_view
         lines.append("Teams:")

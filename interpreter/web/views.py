@@ -159,7 +159,7 @@ def table_layout(prog, obs: dict, seat: int | None, mine: dict) -> dict:
             cells.append(v)
         rows.append(cells)
     return {"state": state, "zones": zones, "notes": notes, "columns": [c for c, _ in cols], "rows": rows,
-            "variants": layout.variant_lines(prog),
+            "variants": layout.variant_lines(prog), "score": prog.display.score,
             "mine_labels": {k: layout.label(prog, "player", k) for k in (mine or {})}}
 
 

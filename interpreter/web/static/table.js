@@ -145,6 +145,7 @@ function render() {
       li.dataset.seat = i;
       li.appendChild(document.createTextNode(n + ": "));
       li.appendChild(el("span", "score", String(v.returns[i])));
+      if (L.score) li.appendChild(document.createTextNode(" " + L.score));
       if (v.winners.includes(i)) li.appendChild(document.createTextNode(" — winner"));
       ol.appendChild(li);
     });

@@ -177,3 +177,17 @@ def test_an_options_note_is_worked_out_beside_each_option_and_is_not_its_text():
     notes = layout.option_notes(state)
     assert notes["take 1, 2"] == "worth 103" and notes["take 4"] == "worth 104", notes
     assert "take 1, 2" in state.legal_actions()            # the action's text is as before
+
+
+def test_the_final_scores_are_said_in_the_words_of_the_value_they_are():
+    from rulesrun.interpreter.terminal.table import final_report
+
+    def played(label):
+        game = _pile_game("public", extra=f"player state pts: number = 0{label}", body="""
+            flow:
+                (player 1).pts = 4
+            score(p) = p.pts
+            """)
+        return final_report(game.new_initial_state(seed=1))
+    assert "Player 1: 4 penalty points" in played(', shown as "penalty points"')
+    assert "Player 2: 0\n" in played("")                     # no words of the file's: the number alone
