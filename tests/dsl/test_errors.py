@@ -188,8 +188,8 @@ SYNTAX = [
     case("junk-after-statement", edit("shuffle deck", "shuffle deck deck"),
          "expected the end of the line after 'deck', but found 'deck'", 16, 18, "only one statement fits on a line"),
     case("junk-after-declaration", edit("zone table: public", "zone table: public extra"),
-         "expected the end of the line after 'public', but found 'extra'", 9, 20,
-         "only one statement fits on a line"),
+         "expected ',' or the end of the line after 'public', but found 'extra'", 9, 20,
+         "only one declaration fits on a line; how the table shows it follows a comma"),
     case("missing-comma", edit("Hearts, Spades", "Hearts Spades"),
          "expected ',', 'shown' or the end of the line after 'Hearts', but found 'Spades'", 3, 19),
     # brackets
