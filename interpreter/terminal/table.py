@@ -252,7 +252,7 @@ def render_view(obs: dict, style: CardStyle, recent: int = 6, compact: bool = Fa
         if view and (view.get("cards") or view.get("count")) and layout.shown(prog, "game", name):
             head = display_name(prog, name, "game")
             pile = layout.pile(prog, "game", name, view, compact) if "cards" in view else None
-            grid.add_row(head, _zone_text(view, style, _annotations(prog, card_state, name, view.get("cards", ())), pile=pile,
+            grid.add_row(Text(head), _zone_text(view, style, _annotations(prog, card_state, name, view.get("cards", ())), pile=pile,
                                           width=width - max(len(head), 9) - 2 if width else None))
     cols = layout.columns(prog, obs["players"])
     longest = 2 if compact else 3
@@ -276,7 +276,7 @@ def render_view(obs: dict, style: CardStyle, recent: int = 6, compact: bool = Fa
                   collapse_padding=compact, pad_edge=not compact)   # a small screen: one space between columns
         t.add_column("player", no_wrap=True)
         for head, _ in cols:
-            t.add_column(head)
+            t.add_column(Text(head))             # the file's words: never read as markup
         for row in part:
             t.add_row(*row)
         return t
@@ -293,7 +293,7 @@ def render_view(obs: dict, style: CardStyle, recent: int = 6, compact: bool = Fa
     me = {} if everyone else obs["players"][seat]
     for k, v in me.items():
         if isinstance(v, dict) and "cards" in v and len(v["cards"]) > longest and layout.shown(prog, "player", k):
-            grid.add_row(f"your {display_name(prog, k, 'player')}",
+            grid.add_row(Text(f"your {display_name(prog, k, 'player')}"),
                          style.cards(v["cards"], sort=True, width=width - 14 if width else None))
     log = obs.get("log") or []
     if recent and log and not compact:

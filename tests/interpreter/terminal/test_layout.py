@@ -191,3 +191,11 @@ def test_the_final_scores_are_said_in_the_words_of_the_value_they_are():
         return final_report(game.new_initial_state(seed=1))
     assert "Player 1: 4 penalty points" in played(', shown as "penalty points"')
     assert "Player 2: 0\n" in played("")                     # no words of the file's: the number alone
+
+
+def test_the_files_words_are_shown_as_written_never_read_as_markup():
+    game = _pile_game('public, shown as "[red]pile[/red]"', extra="""
+        player state spent: yes/no = no, shown as "[bold]spent"
+        """)
+    screen = _screen(game, game.new_initial_state(seed=1), width=100)
+    assert "[red]pile[/red]" in screen and "[bold]spent" in screen, screen
