@@ -55,10 +55,10 @@ def _options(comp, out: TableDisplay, decl, section: str, options: tuple, what: 
     key = (section, decl.name)
     seen: dict = {}
     for o in options:
-        kind = "shown" if o.how in ("label", "in", "hidden") and section != "card" else o.how
-        if o.how == "in" and section == "card":
-            kind = "in"
-        if kind in seen:
+        # one way of being shown (its words, another's column or none) and one 'showing'; a card
+        # value may be shown in several zones
+        kind = "showing" if o.how == "showing" else "zones" if section == "card" and o.how == "in" else "shown"
+        if kind in seen and kind != "zones":
             comp.err(f"'{decl.name}' says twice how it is shown (first at column {seen[kind].pos.column})", o.pos)
         seen[kind] = o
         if o.how == "label":

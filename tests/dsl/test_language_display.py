@@ -59,3 +59,12 @@ def test_the_display_options_change_nothing_of_the_play_or_what_a_seat_sees():
             a.apply_index(i)
             b.apply_index(i)
         assert a.returns() == b.returns() and a.log() == b.log()
+
+
+def test_a_cards_value_may_be_shown_under_the_cards_of_several_zones():
+    header = tiny_header(extra="card state seen: yes/no = no, shown in pile, shown in hand\n")
+    game = tiny_game("""
+        flow:
+            player 1 chooses c from [1, 2] as "pick"
+        """, header=header)
+    assert game.program.display.card_zones == {"seen": ("pile", "hand")}
