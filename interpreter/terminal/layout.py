@@ -59,25 +59,37 @@ def columns(prog, players: list) -> list[tuple[str, list[str]]]:
     """The players table's columns, each (its label, the values and zones it shows in order of
     declaration, the column's own first): a value ``shown in X`` joins X's column; ``not shown``
     ones are left off; a column none of whose values hold anything for anyone is left off."""
-    d = _display(prog)
     keys: list[str] = []
     for info in players:
         keys += [k for k in info if k != "name" and k not in keys]
-    groups: dict[str, list[str]] = {}
-    for k in keys:
-        if not shown(prog, "player", k):
-            continue
-        head = d.column.get(k, k)
-        groups.setdefault(head, [])
-        if head == k:
-            groups[head].insert(0, k)
-        else:
-            groups[head].append(k)
     out = []
-    for head, members in groups.items():
+    for head, members in _groups(prog, tuple(keys)):
         if any(holds(info.get(k)) for info in players for k in members):
-            out.append((label(prog, "player", head), members))
+            out.append((head, members))
     return out
+
+
+_GROUPS: dict = {}      # id(program.display) -> (the display, {the players' keys: their columns}); a frame each move
+
+
+def _groups(prog, keys: tuple) -> list:
+    d = _display(prog)
+    kept = _GROUPS.get(id(d))
+    if kept is None or kept[0] is not d:
+        kept = _GROUPS[id(d)] = (d, {})
+    if keys not in kept[1]:
+        groups: dict[str, list[str]] = {}
+        for k in keys:
+            if not shown(prog, "player", k):
+                continue
+            head = d.column.get(k, k)
+            groups.setdefault(head, [])
+            if head == k:
+                groups[head].insert(0, k)
+            else:
+                groups[head].append(k)
+        kept[1][keys] = [(label(prog, "player", head), members) for head, members in groups.items()]
+    return kept[1][keys]
 
 
 def cell(info: dict, members: list[str]):

@@ -139,7 +139,7 @@ def table_layout(prog, obs: dict, seat: int | None, mine: dict) -> dict:
         for k, v in info.items():
             if isinstance(v, dict) and v.get("cards"):
                 zone_cards[k] = list(zone_cards.get(k, ())) + list(v["cards"])
-    for zone, cards in zone_cards.items():
+    for zone, cards in (zone_cards.items() if card_state else ()):
         shown = layout.card_notes(prog, card_state, zone, cards)
         texts: dict = {}
         for values in shown.values():
