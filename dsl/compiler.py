@@ -23,6 +23,7 @@ from rulesrun.dsl.check.builtins import Calls
 from rulesrun.dsl.check.combinations import Combinations
 from rulesrun.dsl.check.expressions import Expressions
 from rulesrun.dsl.check.declare import Declarations
+from rulesrun.dsl.check.display import table_display
 from rulesrun.dsl.emit.namespace import Namespace
 from rulesrun.dsl.errors import Pos, RulesError, deep_rules
 from rulesrun.dsl.ir import ret
@@ -82,6 +83,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         self.decisions: list[Decision] = []
         self.templates: list[Template] = []
         self.called: set[str] = set()
+        self.option_notes: list = []     # (pos, option local, IR text) of each `showing "..."` (dsl.check.decisions)
 
     # ── diagnostics ────────────────────────────────────────────────────────
     def err(self, msg: str, pos: Pos | None, hint: str | None = None):
@@ -136,6 +138,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         self._teams(first("TeamsDecl"))
         for s in by_type.get("StateDecl", []):
             self._state(s)
+        self.table_display = table_display(self, zones, by_type.get("StateDecl", []), self.rules)
         for d in by_type.get("DefineDecl", []):
             self._check_free(d.name, d.pos)
             self.defines[d.name] = d
@@ -203,7 +206,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
 
         return Program(
             title=title, path=self.path, source=self.src, files=self.rules.files or ((self.path, self.src),),
-            about=self.about, variant_about=self.variant_about, players=self.N, variants=self.selected,
+            about=self.about, players=self.N, variants=self.selected,
             available_variants=self.available, card_names=self.card_names, card_attrs=self.card_attrs,
             attr_types=dict(self.attrs), zones=self.zones, zone_index=self.zone_index, families=self.families,
             globals=[v for _, v in sorted(self.globals.values(), key=lambda x: x[0])],
@@ -231,6 +234,7 @@ def compile_rules(rules: A.RulesFile, players: int, variants: tuple = (), allow_
     with deep_rules(rules.path, rules.source), _collector_paused():
         program = comp.compile()
         program.colour_attr = getattr(comp, "colour_attr", None)
+        program.display = comp.table_display
         program.warnings = infoflow.check(comp) if allow_leaks else []
     return program
 

@@ -98,6 +98,20 @@ class VarInfo:
 
 
 @attrs.define
+class TableDisplay:
+    """How the table shows the game (``dsl.check.display``): nothing of the play, and nothing a seat
+    does not see already. Keys are (section, name): section "game" (the game's state and shared
+    zones), "player" (player state and per-player zones) or "card" (card state)."""
+    labels: dict = attrs.Factory(dict)      # (section, name) -> the file's words for it (`shown as`)
+    hidden: set = attrs.Factory(set)        # (section, name) left off the table (`not shown`)
+    column: dict = attrs.Factory(dict)      # a player value or zone -> the column it is shown in (`shown in`)
+    piles: dict = attrs.Factory(dict)       # (section, zone) -> (end shown first: top | bottom, most cards or None)
+    card_zones: dict = attrs.Factory(dict)  # a card value -> the zones under whose cards it is shown (`shown in`)
+    variants: dict = attrs.Factory(dict)    # a variant -> its one line (`described as`)
+    score: str | None = None                # the score's words: the label of the player value it is (score(p) = p.vp)
+
+
+@attrs.define
 class Decision:
     label: str
     slot: int
@@ -110,6 +124,7 @@ class Decision:
     moves: tuple = ()            # a choice block's named moves (their texts are the options)
     entry: Any = None            # the generated entry that resumes after it: f(S, F, value) (dsl.emit.writer;
                                  # False if it could resume at more than one place)
+    note: Callable | None = None  # `showing "..."`: f(S, option) -> the words said beside an option at the table
 
 
 @attrs.define
@@ -175,12 +190,12 @@ class Program:
     # the variant file last (dsl.syntax.extend); `path` and `source` are the last
     files: tuple = ()
     about: str | None = None        # `about "..."`: the one-line description
-    variant_about: dict = attrs.Factory(dict)   # each variant's own `about`, by name
 
     @property
     def sources(self) -> dict:
         """Each file's text by its path, for messages that point into a variant file's base."""
         return dict(self.files) if self.files else {self.path: self.source}
+    display: TableDisplay = attrs.Factory(TableDisplay)   # labels, columns, piles, variants' lines (dsl.check.display)
 
 
 class NoLegalAction(RulesRuntimeError):

@@ -446,7 +446,17 @@ class InfoFlow:
                 self._flush(self.block(body, env))
             if not self.changed:
                 break
+        self._notes()
         return self.found
+
+    def _notes(self):
+        """An option's note (``showing "..."``) is shown to the seat choosing: it may read what
+        everyone sees — any secret in it (even the chooser's own) is refused, as in an announcement."""
+        for pos, option, node in getattr(self.c, "option_notes", ()):
+            t = self.expr(node, {option.key(): NONE})
+            if t:
+                self._found(Leak(f"this option's note shows {_text(t)}, which not everyone sees", pos,
+                                 "a note may show the option, card attributes and what every seat sees", self.c.src))
 
     def _new_round(self):
         self.changed = False

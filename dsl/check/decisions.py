@@ -44,6 +44,8 @@ class Decisions:
             label, display = s.label or "choose", self.display(vt)
         decision = Decision(label, slot, display, s.pos, "subset" if s.subset else T.describe(vt), vt, unique,
                             whole_text=s.label_text is not None)
+        if s.note is not None:
+            decision.note = self._option_note(s, vt)
         self.decisions.append(decision)
         plan = self._combo_plan(s, scope, et) if such is not None else None
         plan = plan and (plan, _combo_key(key, vt, is_zone))
@@ -206,6 +208,23 @@ class Decisions:
         fn = self.gen.lambda_(["S", option], text, s.pos, f"the label at line {s.pos.line}")
         literal = "".join(p for p in s.label_text.parts[:1] if isinstance(p, str)).strip()
         return literal or "choose", lambda v: fn(None, v)
+
+    def _option_note(self, s, vt):
+        """``showing "..."``: f(S, option), the words said beside an option at the table, worked out
+        when the options are shown. They may read the option, the game state and defines — what
+        everyone sees, as announcements are checked for leaks — but not the procedure's locals:
+        the note is worked out outside the procedure."""
+        scope = Scope("py")
+        option = scope.ref(scope.bind(s.var, vt, s.pos, self), vt)
+        try:
+            text = self.text_node(self._text(s.note.parts, scope))
+        except RulesError as err:
+            if err.message.startswith("unknown name"):
+                err.hint = (f"an option's note may read the option ({{{s.var}}}), the game's state and "
+                            "defines, not the procedure's own names")
+            raise
+        self.option_notes.append((s.note.pos, option, text))     # checked for secrets (dsl.analysis.infoflow)
+        return self.gen.lambda_(["S", option], text, s.pos, f"the option note at line {s.pos.line}")
 
     def _option_key(self, et, vt, s, is_zone):
         """How interchangeable options are told apart (a key function, or None: all differ), and

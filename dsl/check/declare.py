@@ -54,13 +54,13 @@ class Declarations:
                          f"(first at line {prev.pos.line})", it.pos)
             merged[it.key] = it
         self.players_variant = None      # the variant that set the player count, if one did
-        # a variant's own `about "..."` describes the variant (shown at the table), not the game
-        self.variant_about = {v.name: it.text for v in variants.values() for it in v.items
-                              if isinstance(it, A.AboutDecl)}
+        for v in variants.values():      # `about` describes the game; a variant has `described as`
+            for it in v.items:
+                if isinstance(it, A.AboutDecl):
+                    self.err("'about' describes the whole game, not a variant", it.pos,
+                             f'give the variant its one line on its first line: variant {v.name} described as "..."')
         for name in chosen:
             for it in variants[name].items:
-                if isinstance(it, A.AboutDecl):
-                    continue
                 if isinstance(it, A.VariantDecl):
                     self.err("a variant cannot hold another variant", it.pos)
                 if isinstance(it, A.PlayersDecl):

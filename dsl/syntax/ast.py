@@ -217,6 +217,7 @@ class Choose(Stmt):
     subset: bool = False
     such_that: Expr | None = None
     label_text: "Str | None" = None     # a label with {expressions}: the whole action text
+    note: "Str | None" = None           # `showing "..."`: said beside each option at the table (not its text)
 
 
 @node
@@ -376,10 +377,23 @@ class CardsDecl(Decl):
 
 
 @node
+class Shown(Decl):
+    """How the table shows a zone or a state value (display only: nothing of the play, nothing more
+    seen): ``shown as "label"`` (how = "label", text), ``shown in NAME`` (how = "in", text = NAME: a
+    player value in NAME's column; a card value under the cards of zone NAME only), ``not shown``
+    (how = "hidden"), ``showing top N`` / ``showing bottom N`` (how = "showing", text = the end
+    shown first, count = how many cards at most, or None: all)."""
+    how: str
+    text: str | None = None
+    count: int | None = None
+
+
+@node
 class ZoneDecl(Decl):
     name: str
     per_player: bool
     visibility: str
+    display: tuple = ()      # of Shown
 
 
 @node
@@ -391,6 +405,7 @@ class StateDecl(Decl):
     visibility: str
     low: Expr | None = None     # 'from LOW to HIGH': the whole numbers a number may hold
     high: Expr | None = None
+    display: tuple = ()         # of Shown: how the table shows it
 
     @property
     def key(self):   # a team's value may share its name with a player's (team and player 'tricks')
@@ -494,6 +509,7 @@ class VariantDecl(Decl):
     name: str
     when: Expr | None
     items: tuple
+    description: str | None = None   # `described as "..."`: its one line, said at the table
 
 
 @node

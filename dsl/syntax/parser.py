@@ -280,12 +280,43 @@ class _Builder(Transformer):
         return str(c[0])
 
     def zone_decl(self, meta, c):
-        return A.ZoneDecl(pos=self._pos(meta), name=str(c[0]), per_player=bool(c[1]), visibility=c[2])
+        return A.ZoneDecl(pos=self._pos(meta), name=str(c[0]), per_player=bool(c[1]), visibility=c[2],
+                          display=tuple(c[3:]))
 
     def state_decl(self, meta, c):
-        owner, name, typ, default, low, high, vis = c
+        owner, name, typ, default, low, high, vis, *display = c
         return A.StateDecl(pos=self._pos(meta), owner=owner, name=str(name), type=typ, default=default,
-                           visibility=vis or "public", low=low, high=high)
+                           visibility=vis or "public", low=low, high=high, display=tuple(display))
+
+    # how the table shows a zone or a value
+    def shown_label(self, meta, c):
+        return A.Shown(pos=self._pos(meta), how="label", text=self._plain(c[0]))
+
+    def shown_in(self, meta, c):
+        return A.Shown(pos=self._pos(meta), how="in", text=str(c[0]))
+
+    def not_shown(self, meta, c):
+        return A.Shown(pos=self._pos(meta), how="hidden")
+
+    def showing(self, meta, c):
+        end, count = c
+        if count is not None and int(count) < 1:
+            self._fail("a pile shows at least 1 card", self._tpos(count),
+                       f"write 'showing {end} 1', or 'showing {end}' for every card")
+        return A.Shown(pos=self._pos(meta), how="showing", text=end, count=None if count is None else int(count))
+
+    def pile_end(self, meta, c):
+        return str(c[0])
+
+    def described(self, meta, c):
+        raw = c[0].value[1:-1]
+        if not raw.strip():
+            self._fail("a variant's description says something", self._tpos(c[0]),
+                       'write one line, like described as "each player plays two cards a trick"')
+        return raw
+
+    def option_note(self, meta, c):
+        return self._string(c[0])
 
     def const_decl(self, meta, c):
         return A.ConstDecl(pos=self._pos(meta), name=str(c[0]), expr=c[1])
@@ -339,8 +370,8 @@ class _Builder(Transformer):
         return A.InvariantDecl(pos=self._pos(meta), text=c[0].value[1:-1], expr=c[1])
 
     def variant_decl(self, meta, c):
-        return A.VariantDecl(pos=self._pos(meta), name=str(c[0]), when=c[1],
-                             items=tuple(i for i in c[2:] if i is not None))
+        return A.VariantDecl(pos=self._pos(meta), name=str(c[0]), when=c[1], description=c[2],
+                             items=tuple(i for i in c[3:] if i is not None))
 
     # ── statements ─────────────────────────────────────────────────────────
     def block(self, meta, c):
@@ -384,17 +415,18 @@ class _Builder(Transformer):
         return (c[0], bool(c[1]))
 
     def choose_stmt(self, meta, c):
-        player, var, source, where, label = c
+        player, var, source, where, label, note = c
         cond, able = where if where else (None, False)
         return A.Choose(pos=self._pos(meta), player=player, var=str(var), source=source, cond=cond,
-                        if_able=able, label=label.value[1:-1] if label else None, label_text=self._label(label))
+                        if_able=able, label=label.value[1:-1] if label else None, label_text=self._label(label),
+                        note=note)
 
     def subset_stmt(self, meta, c):
-        player, var, source, where, such, label = c
+        player, var, source, where, such, label, note = c
         cond, able = where if where else (None, False)
         return A.Choose(pos=self._pos(meta), player=player, var=str(var), source=source, cond=cond,
                         if_able=able, label=label.value[1:-1] if label else None, subset=True, such_that=such,
-                        label_text=self._label(label))
+                        label_text=self._label(label), note=note)
 
     def choose_block(self, meta, c):
         player, branches = c[0], c[1:]

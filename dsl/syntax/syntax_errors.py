@@ -315,6 +315,8 @@ def _token_error(err: UnexpectedToken, source: str):
                 "a line that starts a block ends with ':'" if first in _BLOCK_WORDS else None)
     if "_NL" in accepts and tok.type not in ("_NL", "_DEDENT", "$END") and phrase == _READABLE["_NL"]:
         hint = "only one statement fits on a line"
+    elif "_NL" in accepts and accepts <= {"_NL", "COMMA"} and tok.type not in ("_NL", "_DEDENT", "$END"):
+        hint = "only one declaration fits on a line; how the table shows it follows a comma, like ', shown as \"...\"'"
     if phrase and phrase.endswith("'chooses'"):
         hint = ("a statement is an assignment like 'x = 1', a choice like 'p chooses c from p.hand', "
                 "a procedure call like 'play()', or starts with a keyword such as 'move' or 'let'")

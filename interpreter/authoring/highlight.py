@@ -16,6 +16,7 @@ from pathlib import Path
 # has must be in exactly one group (a test checks it), so a new keyword cannot go unhighlighted.
 GROUPS = {
     "storage.type.declaration.rules": ["game", "players", "kind", "cards", "shown", "coloured", "zone", "state",
+                                       "showing", "described",
                                        "const", "param", "define", "procedure", "flow", "score", "winners",
                                        "heuristic", "invariant", "variant", "teams", "team", "extends", "replace",
                                        "about"],
@@ -25,7 +26,7 @@ GROUPS = {
     "keyword.other.statement.rules": ["let", "move", "shuffle", "deal", "announce", "reveal", "chooses",
                                       "subset", "random"],
     "keyword.other.clause.rules": ["able", "as", "bottom", "by", "every", "from", "highest", "lowest", "of",
-                                   "starting", "such", "that", "then", "to", "when", "where", "with", "x"],
+                                   "starting", "such", "that", "then", "to", "top", "when", "where", "with", "x"],
     "keyword.operator.word.rules": ["and", "or", "not", "in", "mod"],
     "constant.language.rules": ["yes", "no", "none"],
 }

@@ -125,6 +125,17 @@ class State:
         Actions); None once the game is over."""
         return self.pending
 
+    def option_notes(self) -> list | None:
+        """The words said beside each legal action at the table (the decision's ``showing "..."``),
+        in the order of ``legal_actions()``, worked out now; None when the decision has no note."""
+        pending = self.pending
+        if pending is None:
+            return None
+        note = self._prog.decisions[pending[1]].note
+        if note is None:
+            return None
+        return [self.evaluate(note, o) for o in pending[2]]
+
     @property
     def zones(self) -> list[list[int]]:
         """The card ids in each zone (by zone index), top first."""

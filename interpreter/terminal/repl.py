@@ -23,6 +23,7 @@ from rulesrun.interpreter.runtime.engine import DECISION_BOUND, Game, GameError,
 from rulesrun.interpreter.terminal.hotseat import clear_for_next_player, drawn_since, rewind, undo_point
 from rulesrun.interpreter.terminal.options import find_card, hand_order, resolve_input
 from rulesrun.interpreter.records.record import RecordError, make_record, open_record, save_record
+from rulesrun.interpreter.terminal import layout
 from rulesrun.interpreter.terminal.safe_text import SafeConsole, safe
 from rulesrun.interpreter.terminal.table import (
     COMPACT_HEIGHT,
@@ -165,8 +166,8 @@ class Repl:
     def run(self) -> int:
         names = self.game.program.player_names
         who = ", ".join(f"{names[p]}: {k}" for p, k in enumerate(self.seats))
-        variants = tuple(self.game.program.variants)
-        chosen = f"; variant{'s' if len(variants) > 1 else ''} {', '.join(variants)}" if variants else ""
+        variants = layout.variant_lines(self.game.program)     # each with its line, when the file gives one
+        chosen = f"; variant{'s' if len(variants) > 1 else ''} {'; '.join(variants)}" if variants else ""
         prog = self.game.program
         chosen += f"; {param_texts(prog.params, prog.param_info)}" if prog.params else ""
         # no seed on the table while a human plays: it would give away the deck (shown at the end)
@@ -326,6 +327,9 @@ class Repl:
         prefix = self.state.decision_label().rstrip() + " "
         if self.compact() and all(t.startswith(prefix) and len(t) > len(prefix) for t in texts):
             texts = [t[len(prefix):] for t in texts]    # the label is said once, above
+        notes = layout.option_notes(self.state)         # the file's words beside each option
+        if notes:
+            texts = [f"{t} — {notes[str(a)]}" if str(a) in notes else t for t, a in zip(texts, actions)]
         for line in option_lines(texts, width, self.compact()):
             self.say(line)
 

@@ -12,6 +12,8 @@ from rich.color import Color, ColorParseError
 from rich.table import Table
 from rich.text import Text
 
+from rulesrun.interpreter.terminal import layout
+
 # Colour words a card attribute may use, and the terminal colour each is drawn in; other words
 # that rich knows as colours (cyan, magenta, violet, ...) are drawn as themselves.
 COLOUR_WORDS = {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green", "white": "white",
@@ -58,11 +60,16 @@ def colour_attribute(prog) -> str | None:
     return next((a for a in prog.attr_types if prog.attr_types[a].startswith("enum:")), None)
 
 
-def display_name(prog, name: str) -> str:
-    """How a state's name reads at the table: the file's display name if it gives one
-    (``program.display_names``, when the language has it), else the name with spaces for ``_``."""
+def display_name(prog, name: str, section: str | None = None) -> str:
+    """How a value's or zone's name reads at the table: the file's words for it (``shown as "..."``:
+    ``layout.label``, in ``section`` "game", "player" or "card"; any section when not given),
+    else the name with spaces for ``_``."""
     names = getattr(prog, "display_names", None) or {}
-    return names.get(name) or name.replace("_", " ")
+    if name in names:
+        return names[name]
+    sections = (section,) if section else ("game", "player", "card")
+    labels = prog.display.labels if hasattr(prog, "display") else {}
+    return next((labels[(s, name)] for s in sections if (s, name) in labels), name.replace("_", " "))
 
 
 class CardStyle:
@@ -140,37 +147,60 @@ def _count(n: int) -> Text:
 
 
 def _zone_text(view: dict, style: CardStyle, annotate: dict | None = None, sort=False,
-               top: int | None = None) -> Text:
-    """A zone's cards (annotated with who played each), its count, or 'hidden'. With ``top``, a pile
-    longer than that shows its count and only its top cards."""
+               pile: dict | None = None, width: int | None = None) -> Text:
+    """A zone's cards (annotated with who played each), its count, or 'hidden'. With ``pile``
+    (``layout.pile``), the cards in the order shown: the top card first and marked, as many as the
+    file says and as fit ``width``, and how many the pile holds when some are left out."""
     if "cards" in view:
-        cards = view["cards"]
-        head = Text()
-        if top is not None and len(cards) > top:
-            head = Text(f"{len(cards)} cards, top: ", style="dim")
-            cards = cards[-top:]
-        if annotate and cards and not len(head) and any(c in annotate for c in cards):
-            out = head
+        if pile is not None and (pile["top"] or len(pile["cards"]) < pile["total"]):
+            return _pile_text(pile, style, width)
+        cards = pile["cards"] if pile is not None else view["cards"]
+        if annotate and cards and any(c in annotate for c in cards):
+            out = Text()
+            line = 0
             for i, c in enumerate(cards):
-                if i:
-                    out.append(" · ")
+                note = f" ({annotate[c]})" if c in annotate else ""
+                if i:                   # a card and its note are never split over two lines
+                    if width and line + 3 + len(c) + len(note) > width:
+                        out.append(" ·\n")
+                        line = 0
+                    else:
+                        out.append(" · ")
+                        line += 3
                 out.append_text(style.card(c))
-                if c in annotate:
-                    out.append(f" ({annotate[c]})", style="dim")
+                if note:
+                    out.append(note, style="dim")
+                line += len(c) + len(note)
             return out
-        return head + style.cards(cards, sort=sort) if len(head) else style.cards(cards, sort=sort)
+        return style.cards(cards, sort=sort, width=width)
     if "count" in view:
         return _count(view["count"])
     return Text("hidden", style="dim")
 
 
-def _shows(v) -> bool:
-    """A value that applies now: not nothing, and not an empty or unseen zone."""
-    if v is None or v == {}:
-        return False
-    if isinstance(v, dict):
-        return bool(v.get("count") or v.get("cards"))
-    return True
+def _pile_text(pile: dict, style: CardStyle, width: int | None) -> Text:
+    """``red Hourglass (top)  red Scales  grey Witch  · 13 cards``: the first card, marked when it is
+    the top, always on the line; the others while they fit ``width``; the count when any is left out."""
+    cards, total = pile["cards"], pile["total"]
+    out = Text()
+    used = 0
+    shown = 0
+    for i, c in enumerate(cards):
+        mark = " (top)" if i == 0 and pile["top"] else ""
+        more = f"  · {total} cards" if total > i + 1 else ""
+        piece = ("  " if i else "") + c + mark
+        if i and width and used + len(piece) + len(more) > width:
+            break
+        if i:
+            out.append("  ")
+        out.append_text(style.card(c))
+        if mark:
+            out.append(mark, style="bold")
+        used += len(piece)
+        shown += 1
+    if shown < total:
+        out.append(f"  · {total} cards", style="dim")
+    return out
 
 
 def _pack(items: list[str], width: int, gap: str = "   ") -> str:
@@ -184,13 +214,22 @@ def _pack(items: list[str], width: int, gap: str = "   ") -> str:
     return "\n".join(lines)
 
 
+def _annotations(prog, card_state: dict, zone: str, cards) -> dict | None:
+    """Who played each card of a zone, when the file's card values say so: the first card value
+    shown under this zone's cards (``layout.card_notes``) whose values are all players."""
+    notes = layout.card_notes(prog, card_state, zone, cards)
+    return next((v for v in notes.values()
+                 if all(isinstance(x, str) and x.startswith("Player ") for x in v.values())), None)
+
+
 def render_view(obs: dict, style: CardStyle, recent: int = 6, compact: bool = False,
                 width: int | None = None) -> Table:
     """One seat's observation as a rich renderable (printed as plain text when not a terminal).
 
-    ``compact`` is the small-terminal layout: state on as few lines as fit, long piles as their count
-    and top cards, long per-player piles as counts, and no repeat of the recent announcements (they
-    were printed just above)."""
+    The file's words label each value, zone and column (``layout``); ``compact`` is the
+    small-terminal layout: state on as few lines as fit, long piles as their count and top cards,
+    long per-player piles as counts, and no repeat of the recent announcements (they were printed
+    just above)."""
     prog = style.prog
     seat = obs["seat"]
     grid = Table.grid(padding=(0, 1))
@@ -199,46 +238,50 @@ def render_view(obs: dict, style: CardStyle, recent: int = 6, compact: bool = Fa
     everyone = seat < 0        # a replay's view of every seat: no "you", every hand laid out
     title = Text(obs["game"] + ("" if everyone else f" — you are Player {seat + 1}"), style="bold")
     grid.add_row(Text("──"), title)
-    values = [f"{display_name(prog, k)}: {_plain(v)}" for k, v in obs["state"].items() if v is not None]
+    variants = layout.variant_lines(prog)
+    if variants:
+        grid.add_row("variant" + ("s" if len(variants) > 1 else ""), Text("\n".join(variants)))
+    values = [f"{display_name(prog, k, 'game')}: {_plain(v)}" for k, v in obs["state"].items()
+              if v is not None and layout.shown(prog, "game", k)]
     if values:
         grid.add_row("state", Text(_pack(values, width - 12) if width else "   ".join(values)))
     for team in obs.get("teams") or ():
         grid.add_row(team["name"], Text(team_line(prog, team)))
-    who_played = next((v for v in obs.get("card_state", {}).values()
-                       if all(isinstance(x, str) and x.startswith("Player ") for x in v.values())), None)
+    card_state = obs.get("card_state", {})
     for name, view in obs["zones"].items():
-        if view and (view.get("cards") or view.get("count")):
-            grid.add_row(display_name(prog, name),
-                         _zone_text(view, style, who_played, top=3 if compact else None))
-    keys = [k for k in obs["players"][0] if k != "name"]
-    for info in obs["players"][1:]:
-        keys += [k for k in info if k != "name" and k not in keys]
-    shown_keys = [k for k in keys if any(_shows(info.get(k)) for info in obs["players"])]
+        if view and (view.get("cards") or view.get("count")) and layout.shown(prog, "game", name):
+            head = display_name(prog, name, "game")
+            pile = layout.pile(prog, "game", name, view, compact) if "cards" in view else None
+            grid.add_row(Text(head), _zone_text(view, style, _annotations(prog, card_state, name, view.get("cards", ())), pile=pile,
+                                          width=width - max(len(head), 9) - 2 if width else None))
+    cols = layout.columns(prog, obs["players"])
     longest = 2 if compact else 3
     rows = []
     for p, info in enumerate(obs["players"]):
         row = [Text(info["name"] + (" (you)" if p == seat else ""), style="bold" if p == seat else "")]
-        for k in shown_keys:
-            v = info.get(k)
+        for _, members in cols:
+            k, v = layout.cell(info, members)
             if isinstance(v, dict):
                 if "cards" in v and len(v["cards"]) > longest and (p == seat or compact and not everyone):
                     row.append(_count(len(v["cards"])))
                 else:
-                    row.append(_zone_text(v, style, sort=True) if v else Text(""))
+                    pile = layout.pile(prog, "player", k, v) if "cards" in v else None
+                    row.append(_zone_text(v, style, sort=pile is None or not pile["top"], pile=pile) if v else Text(""))
             else:
-                row.append(Text(_plain(v)) if k in info and v is not None else Text(""))
+                row.append(Text(_plain(v)) if v is not None else Text(""))
         rows.append(row)
 
     def table(part):
-        t = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
+        t = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold",
+                  collapse_padding=compact, pad_edge=not compact)   # a small screen: one space between columns
         t.add_column("player", no_wrap=True)
-        for k in shown_keys:
-            t.add_column(display_name(prog, k))
+        for head, _ in cols:
+            t.add_column(Text(head))             # the file's words: never read as markup
         for row in part:
             t.add_row(*row)
         return t
     half = (len(rows) + 1) // 2
-    heads = ["player"] + [display_name(prog, k) for k in shown_keys]
+    heads = ["player"] + [head for head, _ in cols]
     narrow = sum(max([len(h)] + [max(len(x) for x in r[i].plain.split("\n")) for r in rows[:1] + rows[1:]]) + 1
                  for i, h in enumerate(heads))
     if compact and len(rows) > 4 and width and 2 * narrow + 14 <= width:
@@ -249,8 +292,8 @@ def render_view(obs: dict, style: CardStyle, recent: int = 6, compact: bool = Fa
         grid.add_row("players", table(rows))
     me = {} if everyone else obs["players"][seat]
     for k, v in me.items():
-        if isinstance(v, dict) and "cards" in v and len(v["cards"]) > longest:
-            grid.add_row(f"your {display_name(prog, k)}",
+        if isinstance(v, dict) and "cards" in v and len(v["cards"]) > longest and layout.shown(prog, "player", k):
+            grid.add_row(Text(f"your {display_name(prog, k, 'player')}"),
                          style.cards(v["cards"], sort=True, width=width - 14 if width else None))
     log = obs.get("log") or []
     if recent and log and not compact:
@@ -269,10 +312,11 @@ def final_report(state) -> str:
     names = prog.player_names
     scores = state.returns()
     winners = state.winners()
+    words = getattr(getattr(prog, "display", None), "score", None)    # the file's word for the score
     lines = ["Final scores:"]
     for p, s in enumerate(scores):
         mark = "  ← winner" if p in winners else ""
-        lines.append(f"  {names[p]}: {s}{mark}")
+        lines.append(f"  {names[p]}: {s}{' ' + words if words else ''}{mark}")
     if prog.teams:
         from rulesrun.interpreter.runtime.observe import teams_view
         lines.append("Teams:")

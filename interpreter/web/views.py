@@ -10,6 +10,7 @@ particular game.
 from __future__ import annotations
 
 from rulesrun.interpreter.runtime.observe import value_display, observe
+from rulesrun.interpreter.terminal import layout
 from rulesrun.interpreter.terminal.table import CardStyle
 
 # CardStyle speaks rich's colour names; the page speaks CSS.
@@ -112,6 +113,64 @@ class Log:
         return lines
 
 
+def table_layout(prog, obs: dict, seat: int | None, mine: dict) -> dict:
+    """The table laid out in the file's words, as at the terminal (``terminal.layout``): the game's
+    values ``[label, value]``; the shared zones ``{name, label, cards, top, total}`` (a pile from
+    its top when the file says so, or a count); the players table's column labels and each row's
+    cells (the value each column shows for that player); the card values to show under each
+    zone's cards (``notes``: zone -> card name -> text); the variants in force with their lines."""
+    state = [[layout.label(prog, "game", k), v] for k, v in obs["state"].items()
+             if v is not None and layout.shown(prog, "game", k)]
+    card_state = obs.get("card_state", {})
+    zones, notes = [], {}
+    for name, view in obs["zones"].items():
+        if not layout.shown(prog, "game", name) or not layout.holds(view):
+            continue
+        entry = {"name": name, "label": layout.label(prog, "game", name)}
+        if "cards" in view:
+            entry.update(layout.pile(prog, "game", name, view))
+        else:
+            entry["count"] = view.get("count")
+        zones.append(entry)
+    zone_cards: dict = {z["name"]: z.get("cards", ()) for z in zones}
+    for k, cards in (mine or {}).items():
+        zone_cards[k] = list(cards)
+    for info in obs["players"]:
+        for k, v in info.items():
+            if isinstance(v, dict) and v.get("cards"):
+                zone_cards[k] = list(zone_cards.get(k, ())) + list(v["cards"])
+    for zone, cards in (zone_cards.items() if card_state else ()):
+        shown = layout.card_notes(prog, card_state, zone, cards)
+        texts: dict = {}
+        for values in shown.values():
+            for card, v in values.items():
+                texts.setdefault(card, []).append(_plain(v))
+        if texts:
+            notes[zone] = {card: " · ".join(t) for card, t in texts.items()}
+    cols = layout.columns(prog, obs["players"])
+    rows = []
+    for p, info in enumerate(obs["players"]):
+        cells = []
+        for _, members in cols:
+            k, v = layout.cell(info, members)
+            if isinstance(v, dict) and v.get("cards"):
+                pile = layout.pile(prog, "player", k, v)
+                v = {**v, "cards": pile["cards"], "zone": k} if pile["top"] else {**v, "zone": k}
+            cells.append(v)
+        rows.append(cells)
+    return {"state": state, "zones": zones, "notes": notes, "columns": [c for c, _ in cols], "rows": rows,
+            "variants": layout.variant_lines(prog), "score": prog.display.score,
+            "mine_labels": {k: layout.label(prog, "player", k) for k in (mine or {})}}
+
+
+def _plain(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v) if v else "—"
+    return "—" if v is None else str(v)
+
+
 def frame(state, seat: int | None, display: Display, table: dict, log: list[str] | None = None) -> dict:
     """The frame one connection receives: ``seat`` None for a spectator. Its observation is
     ``state.observation(seat)``, with the announcements in ``log`` when given (the same lines)."""
@@ -124,6 +183,7 @@ def frame(state, seat: int | None, display: Display, table: dict, log: list[str]
         for fam, view in obs["players"][seat].items():
             if isinstance(view, dict) and view.get("cards"):
                 mine[fam] = display.sort(view["cards"])
+    mine = {fam: cards for fam, cards in mine.items() if layout.shown(state.program, "player", fam)}
     label = decision.get("label")
     names = _names_in(obs)
     clickable = {}           # a card whose click is a move: "<label> <card name>" among the options
@@ -141,6 +201,7 @@ def frame(state, seat: int | None, display: Display, table: dict, log: list[str]
         "to_move": obs["to_move"],
         "decision": label,
         "options": options,
+        "notes": layout.option_notes(state) if seat is not None and options else {},
         "clickable": clickable,
         "terminal": obs["terminal"],
         "returns": obs.get("returns"),
@@ -150,6 +211,7 @@ def frame(state, seat: int | None, display: Display, table: dict, log: list[str]
         "zones": obs["zones"],
         "card_state": obs.get("card_state", {}),
         "mine": mine,
+        "layout": table_layout(state.program, obs, seat, mine),
         "log": log[-LOG_LINES:],
         "log_total": len(log),
         "colours": {n: display.colour[n] for n in sorted(names) if n in display.colour},

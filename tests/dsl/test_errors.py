@@ -188,8 +188,8 @@ SYNTAX = [
     case("junk-after-statement", edit("shuffle deck", "shuffle deck deck"),
          "expected the end of the line after 'deck', but found 'deck'", 16, 18, "only one statement fits on a line"),
     case("junk-after-declaration", edit("zone table: public", "zone table: public extra"),
-         "expected the end of the line after 'public', but found 'extra'", 9, 20,
-         "only one statement fits on a line"),
+         "expected ',' or the end of the line after 'public', but found 'extra'", 9, 20,
+         "only one declaration fits on a line; how the table shows it follows a comma"),
     case("missing-comma", edit("Hearts, Spades", "Hearts Spades"),
          "expected ',', 'shown' or the end of the line after 'Hearts', but found 'Spades'", 3, 19),
     # brackets
@@ -640,3 +640,45 @@ def test_the_command_line_prints_any_rulesrun_error_as_a_message(monkeypatch, ca
     assert cli.main(["replay", "x.yaml"]) == 1
     err = capsys.readouterr().err
     assert err.strip() == "the record 'x.yaml' names no game"
+
+
+# ── how the table shows things: each bad display option told at its line ──────
+DISPLAY = [
+    case("shown-in-nothing", edit("player state score: number = 0", "player state score: number = 0, shown in nothing"),
+         "there is no player state or per-player zone 'nothing' to show 'score' in", 12, 33,
+         "name a column of the players table"),
+    case("shown-in-itself", edit("player state score: number = 0", "player state score: number = 0, shown in score"),
+         "'score' cannot be shown in its own column", 12, 33),
+    case("shown-in-a-game-value", edit("state turn: number = 0", "state turn: number = 0, shown in score"),
+         "only a player's value or per-player zone can be shown in another's column", 11, 25, "shown as"),
+    case("shown-in-a-chain", edit("player state score: number = 0",
+                                  "player state score: number = 0, shown in hand\nplayer state bonus: number = 0, shown in score"),
+         "'bonus' is shown in 'score', which is itself shown in 'hand'", 13, 33, "write 'shown in hand' instead"),
+    case("shown-in-a-hidden-column", edit("player state score: number = 0",
+                                          "player state score: number = 0, not shown\nplayer state bonus: number = 0, shown in score"),
+         "'bonus' is shown in 'score', which is not shown", 13, 33, "or write 'not shown' for 'bonus' too"),
+    case("card-value-in-no-zone", edit("player state score: number = 0",
+                                       "player state score: number = 0\ncard state seen: yes/no = no, shown in pile"),
+         "a card's value is shown in a zone, and there is no zone 'pile'", 13, 31, "shown in trick"),
+    case("showing-a-value", edit("state turn: number = 0", "state turn: number = 0, showing top 3"),
+         "only a zone is a pile of cards to show from one end; 'turn' is a value", 11, 25, "remove 'showing"),
+    case("showing-no-cards", edit("zone table: public", "zone table: public, showing top 0"),
+         "a pile shows at least 1 card", 9, 33, "'showing top 1'"),
+    case("label-twice", edit("zone table: public", "zone table: public, shown as \"a\", shown as \"b\""),
+         "'table' says twice how it is shown (first at column 21)", 9, 35),
+    case("label-with-braces", edit("zone table: public", "zone table: public, shown as \"{turn}\""),
+         "cannot be shown as a value's name", 9, 30, "(no braces)"),
+    case("empty-description", edit("const rounds = 2", "const rounds = 2\nvariant quick described as \" \""),
+         "a variant's description says something", 14, 28, "write one line"),
+    case("note-reads-a-local", edit('p chooses c from p.hand as "play"', 'p chooses c from p.hand as "play" showing "{p}"'),
+         "unknown name", 22, 53, "not the procedure's own names"),
+    case("note-shows-a-secret", edit('p chooses c from p.hand as "play"',
+                                     'p chooses c from p.hand as "play" showing "{size(deck)} {top(deck)}"'),
+         "this option's note shows the cards of the deck (facedown), which not everyone sees", 22, 51,
+         "what every seat sees"),
+]
+
+
+@pytest.mark.parametrize("text, message, line, col, hint, players, variants", DISPLAY)
+def test_display_option_errors(text, message, line, col, hint, players, variants):
+    check(error_of(text, players, variants), message, line, col, hint, text)

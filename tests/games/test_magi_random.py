@@ -53,7 +53,7 @@ for _name, _pts, _k, _eff in GREY:
     CARD[f"grey {_name}"] = ("grey", _name, _pts, _eff, _k)
 HEX = {"AGAIN", "REVERSE", "SHOOT", "THROUGH", "RESET", "ORIGINAL"}
 
-SCORE_LINE = re.compile(r"^Player (\d+) scores (\d+): total (\d+)\.$")
+SCORE_LINE = re.compile(r"^Player (\d+) takes (\d+) penalty points: (\d+) in all\.$")
 HAND_LINE = re.compile(r"^Hand (\d+): Player (\d+) is the start player\.$")
 FIRST_LINE = re.compile(r"^Player (\d+) is the first start player\.$")
 DRAW_LINE = re.compile(r"^Player (\d+) draws (.+) \((\d+)\)\.$")

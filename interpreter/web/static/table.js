@@ -20,18 +20,18 @@ function plain(v) {
   return String(v);
 }
 
-function notes(name) {
-  const out = [];
-  for (const vals of Object.values(view.card_state || {})) if (name in vals) out.push(plain(vals[name]));
-  return out.join(" · ");
+function notes(zone, name) {
+  // the card values the file shows under this zone's cards (only where they are current)
+  const z = (view.layout.notes || {})[zone] || {};
+  return z[name] || "";
 }
 
-function card(name, clickable) {
+function card(name, clickable, zone) {
   const action = clickable && view.clickable[name];
   const e = el(action ? "button" : "span", "card" + (action ? " playable" : ""));
   e.style.color = view.colours[name] || "#333";
   e.appendChild(document.createTextNode(name));
-  const n = notes(name);
+  const n = notes(zone, name);
   if (n) e.appendChild(el("span", "note", n));
   if (action) {
     e.type = "button";
@@ -43,11 +43,19 @@ function card(name, clickable) {
   return e;
 }
 
-function zoneView(v, clickable) {
+function zoneView(v, clickable, zone) {
   if (v && v.cards) {
     if (!v.cards.length) return el("span", "count", "empty");
     const box = el("div", "cards");
-    for (const c of v.cards) box.appendChild(card(c, clickable));
+    v.cards.forEach((c, i) => {
+      const e = card(c, clickable, zone);
+      if (i === 0 && v.top) {           // a pile shown from its top: the top card first, marked
+        e.classList.add("top");
+        e.appendChild(el("span", "top-mark", "top"));
+      }
+      box.appendChild(e);
+    });
+    if (v.total && v.total > v.cards.length) box.appendChild(el("span", "count", v.total + " cards"));
     return box;
   }
   if (v && "count" in v) return el("span", "count", v.count + (v.count === 1 ? " card" : " cards"));
@@ -58,6 +66,9 @@ function render() {
   const v = view;
   document.title = v.title + " — rulesrun";
   $("title").textContent = v.title;
+  const L = v.layout;
+  $("variants").hidden = !L.variants.length;
+  $("variants").textContent = L.variants.length ? "variant" + (L.variants.length > 1 ? "s" : "") + ": " + L.variants.join(" · ") : "";
   $("who").textContent = (v.seat === null ? "spectating" : "you are " + v.names[v.seat]) +
     " · table " + v.table + (v.game_no > 1 ? " · game " + v.game_no : "") + " · step " + v.step +
     (v.settings ? " · " + v.settings : "");
@@ -72,6 +83,7 @@ function render() {
   moves.replaceChildren();
   for (const a of v.options) {
     const b = el("button", null, a);
+    if (v.notes && v.notes[a]) b.appendChild(el("span", "option-note", " — " + v.notes[a]));
     b.type = "button";
     b.dataset.action = a;
     b.disabled = waiting;
@@ -83,50 +95,42 @@ function render() {
   $("mine-box").hidden = !fams.length;
   $("mine").replaceChildren(...fams.map((f) => {
     const d = el("div", "fam");
-    d.appendChild(el("b", null, f.replace(/_/g, " ")));
-    d.appendChild(zoneView({cards: v.mine[f]}, true));
+    d.appendChild(el("b", null, L.mine_labels[f] || f.replace(/_/g, " ")));
+    d.appendChild(zoneView({cards: v.mine[f]}, true, f));
     return d;
   }));
-  // the shared zones and values
+  // the shared zones and values, in the file's words
   const zones = $("zones");
   zones.replaceChildren();
-  for (const [name, z] of Object.entries(v.zones)) {
-    if (!z || !(z.count || (z.cards && z.cards.length))) continue;
+  for (const z of L.zones) {
     const d = el("div", "zone");
-    d.appendChild(el("b", null, name.replace(/_/g, " ")));
-    d.appendChild(zoneView(z, true));
+    d.dataset.zone = z.name;
+    d.appendChild(el("b", null, z.label));
+    d.appendChild(zoneView(z, true, z.name));
     zones.appendChild(d);
   }
-  $("state").replaceChildren(...Object.entries(v.state).map(([k, x]) =>
-    el("span", null, k.replace(/_/g, " ") + ": " + plain(x))),
+  $("state").replaceChildren(...L.state.map(([k, x]) => el("span", null, k + ": " + plain(x))),
   // the teams: members, then each team value
   ...(v.teams || []).map((t) => el("span", "team", t.name + " (" + (t.members.join(", ") || "no players") + ")" +
     Object.entries(t).filter(([k]) => k !== "name" && k !== "members")
       .map(([k, x]) => " · " + k.replace(/_/g, " ") + ": " + plain(x)).join(""))));
-  // every player's public information
-  const keys = [];
-  for (const p of v.players) for (const k of Object.keys(p)) if (k !== "name" && !keys.includes(k)) keys.push(k);
-  const shown = keys.filter((k) => v.players.some((p) => {
-    const x = p[k];
-    return x !== undefined && x !== null && !(typeof x === "object" && !Array.isArray(x) && !x.count && !(x.cards && x.cards.length));
-  }));
+  // every player's public information: one column a label of the file's, each cell the value seen
   const table = $("players");
   table.replaceChildren();
   const head = el("tr");
   head.appendChild(el("th", null, "player"));
-  for (const k of shown) head.appendChild(el("th", null, k.replace(/_/g, " ")));
+  for (const k of L.columns) head.appendChild(el("th", null, k));
   table.appendChild(head);
   v.players.forEach((p, i) => {
     const tr = el("tr", i === v.to_move && !v.terminal ? "to-move" : "");
     tr.dataset.seat = i;
     tr.appendChild(el("td", null, p.name + (i === v.seat ? " (you)" : "")));
-    for (const k of shown) {
+    for (const x of L.rows[i]) {
       const td = el("td");
-      const x = p[k];
       if (x && typeof x === "object" && !Array.isArray(x)) {
         if (i === v.seat && x.cards && x.cards.length > 3) td.appendChild(el("span", "count", x.cards.length + " cards"));
-        else td.appendChild(zoneView(x, false));
-      } else if (k in p) td.textContent = plain(x);
+        else td.appendChild(zoneView(x, false, x.zone));
+      } else if (x !== null && x !== undefined) td.textContent = plain(x);
       tr.appendChild(td);
     }
     table.appendChild(tr);
@@ -141,6 +145,7 @@ function render() {
       li.dataset.seat = i;
       li.appendChild(document.createTextNode(n + ": "));
       li.appendChild(el("span", "score", String(v.returns[i])));
+      if (L.score) li.appendChild(document.createTextNode(" " + L.score));
       if (v.winners.includes(i)) li.appendChild(document.createTextNode(" — winner"));
       ol.appendChild(li);
     });

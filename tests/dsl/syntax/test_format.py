@@ -225,3 +225,13 @@ def test_cli_fmt_check_and_write(tmp_path, capsys):
 def test_shipped_files_pass_fmt_check(capsys):
     """What CI runs: every shipped and example file is fmt-clean."""
     assert main(["fmt", "--check", *map(str, FILES)]) == 0
+
+
+def test_the_display_options_keep_their_layout_and_top_stays_a_call():
+    messy = ("zone d: public ,showing top  3,shown as 'the pile'\nzone h per player: owner,not shown\n"
+             "player state bid: number = 0,owner, shown in  score\nvariant v   described as 'short' :\n"
+             "    const k = top( d ).rank\nflow:\n    player 1 chooses c from [1,2] as 'pick' showing '{c}'\n")
+    assert format_text(messy) == (
+        "zone d: public, showing top 3, shown as 'the pile'\nzone h per player: owner, not shown\n"
+        "player state bid: number = 0, owner, shown in score\nvariant v described as 'short':\n"
+        "    const k = top(d).rank\nflow:\n    player 1 chooses c from [1, 2] as 'pick' showing '{c}'\n")

@@ -93,14 +93,13 @@ def test_with_selects_a_base_variant_and_the_file_replaces_on_top_of_it(tmp_path
 def test_the_base_variants_and_the_files_own_stay_available(tmp_path):
     path = _files(tmp_path, """\
         extends "base.rules"
-        variant tenfold:
-            about "Ten at a step."
+        variant tenfold described as "Ten at a step.":
             define step() = 10
         """)
     game = load_game(path)
     assert game.program.available_variants == ("double", "tenfold")
     assert "total 60" in _log(load_game(path, variants=["double", "tenfold"]))
-    assert load_game(path, variants=["tenfold"]).program.variant_about == {"tenfold": "Ten at a step."}
+    assert load_game(path, variants=["tenfold"]).program.display.variants == {"tenfold": "Ten at a step."}
 
 
 def test_a_procedure_and_the_flow_are_replaced_like_any_declaration(tmp_path):
@@ -212,3 +211,9 @@ def test_replace_outside_a_variant_file_is_an_error():
 def test_fmt_lays_out_a_variant_file_without_reading_its_base():
     text = 'extends  nowhere   with a,b\nreplace   const x=1\nabout   "y"\n'
     assert format_text(text, "v.rules") == 'extends nowhere with a, b\nreplace const x = 1\nabout "y"\n'
+
+
+def test_about_in_a_variant_block_points_to_described_as(tmp_path):
+    err = _error(_files(tmp_path, 'extends "base.rules"\nvariant big:\n    about "Bigger."\n    const target = 9\n'))
+    assert "'about' describes the whole game, not a variant" in err.message
+    assert 'variant big described as "..."' in err.hint

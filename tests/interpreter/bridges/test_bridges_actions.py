@@ -273,7 +273,7 @@ def test_the_tensor_layout_and_its_contents():
     game = load_game(ROOT / "games/magic_shop.rules", players=4)
     space = ActionSpace(game)
     enc = Encoder(space)
-    assert enc.size == sum(int(np.prod(s)) for _, s in enc.layout) == 2571   # The Magic Shop at 4 players (with its face_up_bid column)
+    assert enc.size == sum(int(np.prod(s)) for _, s in enc.layout) == 2579   # The Magic Shop at 4 players (with its face_up_bid and bid_made columns)
     table = Table(space, game.new_initial_state(seed=2))
     seat = table.current_player()
     parts = enc.split(enc.tensor(table, seat))

@@ -93,7 +93,7 @@ def test_bad_settings_are_clear_errors():
 def test_made_by_id():
     env = gymnasium.make(ENV_ID, path=str(ROOT / "games/magic_shop.rules"), players=3, opponents="random")
     obs, info = env.reset(seed=2)
-    assert env.action_space.n == 153 and obs["observation"].shape == (1618,)   # The Magic Shop, with its face_up_bid column
+    assert env.action_space.n == 153 and obs["observation"].shape == (1624,)   # The Magic Shop, with its face_up_bid and bid_made columns
 
 
 def test_the_learning_example_runs_and_reports_win_rates(tmp_path):

@@ -35,7 +35,7 @@ def test_loaded_by_name_with_its_parameters():
     game = pyspiel.load_game("rulesrun", {"file": str(ROOT / "games/magic_shop.rules"), "players": 4})
     assert game.num_players() == 4 and game.num_distinct_actions() == 193
     assert game.max_chance_outcomes() == 1000
-    assert game.observation_tensor_shape() == [2571]   # with the face_up_bid column
+    assert game.observation_tensor_shape() == [2579]   # with the face_up_bid and bid_made columns
     t = game.get_type()
     assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC

@@ -409,9 +409,12 @@ def test_a_face_up_bid_of_0_is_shown_to_everyone_and_nothing_before_the_reveal()
     out = io.StringIO()
     from rich.console import Console
     Console(file=out, width=140, no_color=True).print(render_view(state.observation(1), CardStyle(game)))
-    header = next(line for line in out.getvalue().splitlines() if "face up bid" in line or "face up" in line)
-    row = next(line for line in out.getvalue().splitlines() if line.strip().startswith("Player 1 "))
-    assert row[header.index("bid face"):].split()[:2] == ["up", "0"], out.getvalue()
+    header = next(line for line in out.getvalue().splitlines() if " bid " in line)
+    rows = {p: next(line for line in out.getvalue().splitlines() if line.strip().startswith(f"Player {p} "))
+            for p in (1, 3)}
+    column = header.index(" bid ") + 1        # the one bid column: the face-up card's bid, to everyone
+    assert rows[1][column:].split()[0] == "0" and rows[3][column:].split()[0] == "down", out.getvalue()
+    assert "face up bid" not in header and "bid face" not in header, header
 
 
 def test_hot_seat_on_a_small_screen_repeats_the_latest_announcements_after_the_pass_screen():
@@ -424,3 +427,63 @@ def test_hot_seat_on_a_small_screen_repeats_the_latest_announcements_after_the_p
     text = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", out.getvalue())
     after_pass = text.split("Pass to Player 2")[1]
     assert "Round 1 begins; Player 1 leads." in after_pass.split("── ")[0]
+
+
+def _shop_screen(state, game, width, seat=0, compact=False) -> str:
+    out = io.StringIO()
+    from rich.console import Console
+    Console(file=out, width=width, no_color=True).print(
+        render_view(state.observation(seat), CardStyle(game), compact=compact, width=width))
+    return out.getvalue()
+
+
+def test_the_magic_shops_players_table_has_one_bid_column_and_fits_110_columns():
+    game = load_game(SHOP, players=5)
+    state = game.new_initial_state(seed=3)
+    rng = random.Random(2)
+    for _ in range(40):
+        state.apply_action(rng.choice(state.legal_actions()))
+    screen = _shop_screen(state, game, 110)
+    header = next(line for line in screen.splitlines() if line.startswith("players"))
+    assert header.split()[1:] == ["player", "bid", "thirst", "tricks", "won", "VP", "hand"], screen
+    assert "…" not in screen and all(len(line.rstrip()) <= 110 for line in screen.splitlines()), screen
+    for gone in ("chosen face", "bid face", "face up bid", "bid card", "hidden bid", "gathered"):
+        assert gone not in screen, screen
+
+
+def test_a_new_magic_shop_round_shows_nothing_left_from_the_last_one():
+    game = load_game(SHOP, players=4)
+    state = game.new_initial_state(seed=3)
+    rng = random.Random(1)
+    while not (state.var("round") == 2 and state.decision_label() == "bid with"):
+        state.apply_action(rng.choice(state.legal_actions()))
+    screen = _shop_screen(state, game, 80, compact=True)
+    assert "tricks played: 0" in screen and "trump played this trick: no" in screen, screen
+    header = next(line for line in screen.splitlines() if line.startswith("players"))
+    assert " bid " not in header + " ", screen                     # no bid made yet: no bid column
+    from rulesrun.interpreter.web.views import table_layout
+    obs = state.observation(0)
+    assert table_layout(game.program, obs, 0, {"hand": obs["players"][0]["hand"]["cards"]})["notes"] == {}
+
+
+def test_gachapons_buy_question_lists_each_subset_with_its_price():
+    game = load_game(GACHA, players=3)
+    state = game.new_initial_state(seed=5)
+    rng = random.Random(5)
+    while state.decision_label() != "buy":
+        state.apply_action(rng.choice(state.legal_actions()))
+    from rulesrun.interpreter.terminal import layout
+    from rulesrun.interpreter.web.views import Display, frame
+    notes = layout.option_notes(state)
+    values = {n: game.program.card_attrs["value"][i] for i, n in enumerate(game.program.card_names)}
+    for action in state.legal_actions():
+        cards = str(action)[len("buy "):].split(", ")
+        assert notes[str(action)] == f"for {sum(values[c] for c in cards)}", (action, notes)
+    seat = state.current_player()
+    out = io.StringIO()
+    repl = Repl(game, state, ["human"] * 3, 5, out=out, readline=feed([]))
+    repl.show_options(seat, list(state.legal_actions()))
+    listed = out.getvalue()
+    assert all(f"{a} — {notes[str(a)]}" in listed for a in state.legal_actions()), listed
+    page = frame(state, seat, Display(game), {})
+    assert page["notes"] == notes and set(page["options"]) == set(notes)

@@ -125,3 +125,22 @@ def test_typed_word_runs_and_explain_at_the_table():
         t.expect("places the Bid Card face down")
     finally:
         t.close()
+
+
+def test_magis_card_to_match_is_shown_first_and_marked_on_one_line_at_80_by_24():
+    t = Terminal(["magi", "--players", "4", "--seed", "3", "--seats", "human,random,random,random"])
+    seen = 0
+    try:
+        for turn in range(8):
+            t.prompt()
+            lines = t.lines()
+            pile = [line for line in lines if line.startswith("discard")]
+            if pile:                   # (empty while the hands are set up)
+                seen += 1
+                line = pile[-1]
+                assert re.match(r"discard +\S.* \(top\)", line) and len(line) <= 80, line
+                assert lines[lines.index(line) + 1].startswith("players"), "\n".join(lines)   # not wrapped
+            t.send("1")
+    finally:
+        t.close()
+    assert seen

@@ -186,3 +186,65 @@ def test_the_pages_play_under_their_content_security_policy_and_cannot_be_framed
         inner = page.frame_locator("#f").locator("#tables")
         assert inner.count() == 0                     # the frame was refused: frame-ancestors 'none'
         ctx.close()
+
+
+def _play_first_moves(page, table, seat: int, moves: int):
+    """Click the first move button ``moves`` times, each when the page offers one to ``seat``."""
+    for _ in range(moves):
+        page.wait_for_selector("#moves button:not([disabled])", timeout=15000)
+        page.click("#moves button >> nth=0")
+        page.wait_for_function("() => !document.querySelector('#moves button') || "
+                               "![...document.querySelectorAll('#moves button')].some(b => b.disabled)",
+                               timeout=15000)
+
+
+def test_the_magic_shops_players_table_fits_a_390_pixel_phone(browser, tmp_path):
+    hub, table = hub_for("games/magic_shop.rules", players=5, seats="human,random,random,random,random", seed=3,
+                         delay=0.0)
+    with Background(hub):
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page = ctx.new_page()
+        page.goto(hub.links(table)["seats"][0]["link"])
+        _play_first_moves(page, table, 0, 4)          # a bid made and revealed, a card or two played
+        page.wait_for_selector("#players th")
+        heads = page.locator("#players th").all_inner_texts()
+        assert heads.count("bid") == 1 and not any(h in heads for h in ("chosen face", "bid face", "face up bid",
+                                                                        "bid card", "hidden bid", "gathered")), heads
+        box = page.locator("#players").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        scroll = page.evaluate("(() => { const s = document.querySelector('#players').parentElement;"
+                               " return [s.scrollWidth, s.clientWidth]; })()")
+        assert scroll[0] <= scroll[1], f"the players table scrolls sideways: {scroll}"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
+        page.screenshot(path=str(tmp_path / "shop-390.png"), full_page=True)
+        if os.environ.get("RULESRUN_SHOT_390"):
+            shutil.copy(tmp_path / "shop-390.png", os.environ["RULESRUN_SHOT_390"])
+        # a card's 'played by' is shown under the trick's cards, never under the cards of a hand
+        assert not page.locator("#mine .card .note").count()
+        ctx.close()
+
+
+def test_magis_discard_pile_shows_its_top_card_first_and_marked(browser):
+    hub, table = hub_for("games/magi.rules", players=4, seats="human,random,random,random", seed=3, delay=0.0)
+    with Background(hub):
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page = ctx.new_page()
+        page.goto(hub.links(table)["seats"][0]["link"])
+        _play_first_moves(page, table, 0, 2)          # the two discards face down: the pile is laid
+        page.wait_for_selector("[data-zone=discard] .card")
+        first = page.locator("[data-zone=discard] .card >> nth=0")
+        discard = table.state.observation(0)["zones"]["discard"]["cards"]
+        assert "top" in first.get_attribute("class") and first.inner_text().split("\n")[0] == discard[-1]
+        assert page.locator("[data-zone=discard] .card").count() == min(3, len(discard))
+        ctx.close()
+
+
+def test_the_variant_in_force_is_named_with_its_line_on_the_page(browser):
+    hub, table = hub_for("games/gachapon.rules", players=2, seats="human,random", seed=1, delay=0.0)
+    with Background(hub):
+        page = browser.new_page()
+        page.goto(hub.links(table)["seats"][0]["link"])
+        page.wait_for_selector("#variants:not([hidden])")
+        assert page.inner_text("#variants") == \
+            "variant: two_player: each plays twice a trick, then draws 2 from a personal pile"
+        page.close()
