@@ -186,17 +186,22 @@ class Hub:
 
     # ── telling everybody ──────────────────────────────────────────────────
     async def broadcast(self, table: Table) -> None:
-        """Send every socket at the table its frame of the table as it is now. One broadcast at a
-        time per table, each building its frames from the latest state: a socket sees the steps in
-        order, never an older view after a newer one."""
+        """Send every socket at the table its frame of the table as it is now. The frames are built
+        at once, before anything else can run on the loop (the caller has just changed the state):
+        two moves close together make two broadcasts of two steps, never two of the latest one (a
+        seat would miss a step). One broadcast at a time per table, in the order they were made
+        (asyncio's lock is first come, first served): a socket sees the steps in order. A socket that
+        joined since was greeted with a frame at least as new, and is left out."""
+        conns = list(self.sockets.get(table.id, ()))
+        cache: dict = {}
+        for ws, seat in conns:
+            if seat not in cache:
+                cache[seat] = json.dumps(table.frame(seat))
         async with self._lock(table.id):
-            cache: dict = {}
-            conns = list(self.sockets.get(table.id, ()))
+            here = self.sockets.get(table.id, set())
             for ws, seat in conns:
-                if seat not in cache:
-                    cache[seat] = json.dumps(table.frame(seat))
-            for ws, seat in conns:
-                await self._send(ws, cache[seat], table.id, seat)
+                if (ws, seat) in here:
+                    await self._send(ws, cache[seat], table.id, seat)
         self.kick(table)
 
     async def greet(self, table: Table, ws, seat) -> None:
