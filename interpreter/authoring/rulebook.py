@@ -86,6 +86,17 @@ def _numbered(steps: list, prefix: str = "") -> list:
     return out
 
 
+# A path to a file, as a rules file's opening comment cites its sources ("shared/rules/magi.md"):
+# such a paragraph is about the file, not the game, and names files a player's copy does not have.
+_CITES_FILE = re.compile(r"[\w.-]+/[\w./-]*\.(?:md|txt|rules|py|pdf|html?)\b")
+
+
+def _without_citations(text: str) -> str:
+    """A paragraph without its sentences that cite a file by its path."""
+    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z\"“(])", text)
+    return " ".join(s for s in sentences if not _CITES_FILE.search(s)).strip()
+
+
 def _at(pos) -> tuple:
     """Where a comment is: (file, line), as the rulebook keys them."""
     return (pos.file, pos.line)
@@ -295,7 +306,9 @@ class Rulebook:
         if prog.about:
             self.p(prog.about)
         for text in _header_comment(self.rules.source):
-            self.blocks.append(("note", text))
+            text = _without_citations(text)     # the file's own sources are files a player does not have
+            if text:
+                self.blocks.append(("note", text))
         if self.rules.base is not None:       # a variant file: what it changes against its base, first
             self.blocks += variant_blocks(self, Rulebook(self.rules.base.path, players=min(self.games)))
         self.parameters(prog)

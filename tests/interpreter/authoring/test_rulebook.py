@@ -201,3 +201,13 @@ def test_combinations_read_as_english():
     assert "the sizes of the groups of equal c’s rank for each c in s (largest first) is [3, 2]" in big_two
     assert "the leading c’s rank for each c in s" in big_two
     assert "s beats the table (as many cards and a higher rank of; a bomb beats anything that is not a bomb" in president
+
+
+@pytest.mark.parametrize("name", ["magi", "magic_shop", "gachapon"])
+def test_the_rulebook_at_the_table_cites_no_file_a_player_lacks(name):
+    from rulesrun.interpreter import load_game
+    from rulesrun.interpreter.authoring.rulebook import rulebook_text
+    text = rulebook_text(load_game(ROOT / "games" / f"{name}.rules"))
+    text = text.split("This rulebook was written by")[0]      # the footer names the rules file itself
+    assert not re.search(r"\b(?:shared|docs|games)/[\w./-]+", text), re.search(r"\b(?:shared|docs|games)/[\w./-]+", text)
+    assert text.split("\n## ")[0].count("\n") >= 3          # the opening still says what the game is
