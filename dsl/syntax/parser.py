@@ -564,7 +564,31 @@ class _Builder(Transformer):
         return A.Call(pos=self._pos(meta), func=str(c[0]), args=tuple(a for a in c[1:] if a is not None))
 
     def aggregate(self, meta, c):
-        return A.Aggregate(pos=self._pos(meta), func=str(c[0]), expr=c[1], var=str(c[2]), source=c[3], cond=c[4])
+        func, expr, *loops, cond = c
+        pos = self._pos(meta)
+        binders = [(str(loops[i]), loops[i + 1]) for i in range(0, len(loops), 2)]
+        if len(binders) == 1:
+            return A.Aggregate(pos=pos, func=str(func), expr=expr, var=binders[0][0], source=binders[0][1], cond=cond)
+        return self._nested(str(func), expr, binders, cond, pos)
+
+    _NESTED = ("sum", "any", "all", "max", "min")
+
+    def _nested(self, func, expr, binders, cond, pos):
+        """``f(e for p in P for c in S where w)``, one 'for' after another, as aggregates within
+        aggregates: the sum of the inner sums (any of the anys, ...); for max and min only over the
+        outer items whose inner list is not empty, so that an empty inner list is no error while
+        the whole is not empty."""
+        if func not in self._NESTED:
+            self._fail(f"'{func}(...)' takes one 'for'", pos,
+                       f"several 'for's are for {', '.join(self._NESTED)}: write {func}(... for x in ...) of one source")
+        (var, source), rest = binders[0], binders[1:]
+        if not rest:
+            return A.Aggregate(pos=pos, func=func, expr=expr, var=var, source=source, cond=cond)
+        inner = self._nested(func, expr, rest, cond, pos)
+        outer_cond = None
+        if func in ("max", "min"):          # only where the inner one has something to compare
+            outer_cond = self._nested("any", A.Bool(pos=pos, value=True) if cond is None else cond, rest, None, pos)
+        return A.Aggregate(pos=pos, func=func, expr=inner, var=var, source=source, cond=outer_cond)
 
     def aggregate_filter(self, meta, c):
         var, source = self._binder(c[1], f"'{c[0]}(...)'")
