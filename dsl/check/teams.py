@@ -21,13 +21,15 @@ import math
 
 from rulesrun.dsl import types as T
 from rulesrun.dsl.errors import did_you_mean
-from rulesrun.dsl.ir import K, St, binop, call, sub
+from rulesrun.dsl.ir import K, St, binop, call, compare, ifexp, sub
 from rulesrun.dsl.program import VarInfo
 from rulesrun.dsl.scope import Scope
 
 TEAM_BUILTINS = {
     "partner": "partner(p): the other member of p's team (a team of exactly two)",
     "members": "members(t): the players of team t, in seat order",
+    "opponents": "opponents(p): the players not in p's team, in seat order",
+    "other_team": "other_team(t): the other team of a game of two teams (none of none)",
 }
 NO_TEAMS_HINT = "declare the teams first: 'teams 2', or 'teams North_South, East_West'"
 
@@ -129,6 +131,15 @@ class Teams:
         if func == "partner":
             self._expect(t, T.PLAYER, e.args[0].pos, "partner()'s argument")
             return call("_partner", row, node, K(list(self.team_names)), K(e.pos)), T.PLAYER
+        if func == "opponents":
+            self._expect(t, T.PLAYER, e.args[0].pos, "opponents()'s argument")
+            return call("_opponents", row, node), T.list_of(T.PLAYER)
+        if func == "other_team":
+            if len(self.team_names) != 2:
+                self.err(f"other_team() is for a game of two teams, and this one has {len(self.team_names)}",
+                         e.pos, "name the team you mean, or use members(t) and opponents(p)")
+            self._expect(t, T.TEAM, e.args[0].pos, "other_team()'s argument")
+            return ifexp(compare(node, "is", K(None)), K(None), binop(K(1), "-", node)), t
         self._expect(t, T.TEAM, e.args[0].pos, "members()'s argument")
         return call("_members", row, node), T.list_of(T.PLAYER)
 

@@ -101,6 +101,12 @@ def _members(teams, t):
     return [q for q, u in enumerate(teams) if u == t]
 
 
+def _opponents(teams, p):
+    """The players of the other teams than p's (every other player when p is in no team)."""
+    t = teams[p]
+    return [q for q, u in enumerate(teams) if q != p and (t is None or u != t)]
+
+
 def value_key(v):
     return tuple(v) if isinstance(v, list) else v
 
@@ -162,6 +168,6 @@ RUNTIME = {
     "shuffle_zone": shuffle_zone, "deal": deal, "pick_random": pick_random, "_top": _top, "_position": _position, "_item": _item,
     "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": value_key,
     "_dedupe": _dedupe, "_unique_few": _unique_few, "_subsets": _subsets, "_FIRST": _FIRST, "_range": _range,
-    "_partner": _partner, "_members": _members, "_or_none": _or_none,
+    "_partner": _partner, "_members": _members, "_opponents": _opponents, "_or_none": _or_none,
     **COMBO_RUNTIME,
 }

@@ -31,6 +31,8 @@ BUILTINS = {
     "abs": ("abs(n)", "the absolute value of a number"),
     "partner": ("partner(p)", "the other player of p's team (a runtime error unless the team has exactly 2 players)"),
     "members": ("members(t)", "the players of team t, in seat order"),
+    "opponents": ("opponents(p)", "the players not in p's team, in seat order"),
+    "other_team": ("other_team(t)", "the other team, in a game of two teams"),
     "sum": ("sum(e for x in S where C)", "the sum of e over a source"),
     "count": ("count(x in S where C)", "how many items of a source meet the condition"),
     "any": ("any(x in S where C)", "whether some item of a source meets the condition"),

@@ -395,3 +395,19 @@ def test_a_game_saved_after_teams_were_formed_resumes_with_them(tmp_path):
     assert state == repl.state and [state.var("team", p) for p in range(4)] == [0, 0, 1, 1]
     state.apply_action("score for Team 2")
     assert state.winners() == [2, 3]
+
+
+def test_opponents_and_the_other_team():
+    text = DUO.replace('    announce "{w} wins for {w.team}: partner {partner(w)}, team {members(w.team)}."',
+                       '    announce "{w}: against {opponents(w)}; {other_team(w.team)} lose; {other_team(North_South)}."')
+    game = load_game_text(text, players=4)
+    state = play(game, ["play blue 1", "play red 6", "play blue 3", "play red 2"],
+                 stack={"deck": ["blue 1", "red 6", "blue 3", "red 2"]})
+    assert state.log() == ["Player 2: against Player 1, Player 3; North-South lose; East-West."]
+
+
+def test_other_team_needs_a_game_of_two_teams():
+    text = PICK.replace("teams 2", "teams 3").replace("players 4", "players 6")
+    text = text.replace("flow:\n", "flow:\n    announce \"{other_team(item(teams, 1))}\"\n", 1)
+    with pytest.raises(RulesError, match=r"other_team\(\) is for a game of two teams, and this one has 3"):
+        load_game_text(text, players=6)
