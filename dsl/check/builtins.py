@@ -24,7 +24,7 @@ BUILTINS = {
     "previous": "previous(Kind, value): the preceding value of a kind, round the ring",
     "unique": "unique(list): the list without repeats", "top": "top(zone) or top(zone, n)",
     "bottom": "bottom(zone): the bottom card", "position": "position(x, zone or list): 1 for the first",
-    "item": "item(list, i): the i-th item, 1 for the first",
+    "item": "item(list, i) or list[i]: the i-th item, 1 for the first, -1 for the last",
     "holder": "holder(c): the player whose zone holds card c, or none for a shared zone",
     "min": "min(a, b)", "max": "max(a, b)", "abs": "abs(n)", "empty": "empty(zone or list)",
 }

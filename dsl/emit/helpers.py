@@ -49,9 +49,12 @@ def _position(x, items, pos):
 
 
 def _item(items, i, pos):
-    if not 1 <= i <= len(items):
-        fail(f"item {i} of a list of {len(items)}", pos)
-    return items[i - 1]
+    """The i-th item, 1 the first; -1 the last, -2 the one before it."""
+    if 1 <= i <= len(items):
+        return items[i - 1]
+    if -len(items) <= i <= -1:
+        return items[i]
+    fail(f"item {i} of a list of {len(items)}" + (" (the first is 1, the last -1)" if i == 0 else ""), pos)
 
 
 def _div(a, d, pos):

@@ -563,6 +563,10 @@ class _Builder(Transformer):
     def call(self, meta, c):
         return A.Call(pos=self._pos(meta), func=str(c[0]), args=tuple(a for a in c[1:] if a is not None))
 
+    def index(self, meta, c):
+        """``xs[i]``: the i-th item (1 the first, -1 the last), as ``item(xs, i)``."""
+        return A.Call(pos=self._pos(meta), func="item", args=(c[0], c[1]))
+
     def aggregate(self, meta, c):
         func, expr, *loops, cond = c
         pos = self._pos(meta)

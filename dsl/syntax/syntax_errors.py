@@ -35,7 +35,7 @@ _DECLARATIONS = ("game", "players", "kind", "cards", "zone", "state", "player", 
                  "define", "procedure", "flow", "score", "winners", "heuristic", "invariant", "variant")
 _STATEMENTS = ("let", "move", "shuffle", "deal", "announce", "reveal", "pass", "end", "if", "repeat", "while", "for")
 _OPERATORS = frozenset({"+", "-", "*", "/", "mod", "==", "!=", "<=", ">=", "<", ">", "and", "or", "not", "in",
-                        "if", "else", ".", "(", "then"})
+                        "if", "else", ".", "(", "[", "then"})   # "[": an index, after any value
 _CONDITION_AFTER = frozenset({"where", "if", "elif", "while", "and", "or", "not", "that", "when"})
 _BRACKETS = {"(": ")", "[": "]", "{": "}"}
 _BLOCK_WORDS = frozenset({"flow", "procedure", "if", "elif", "else", "repeat", "while", "for", "cards", "variant"})
