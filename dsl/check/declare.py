@@ -74,6 +74,12 @@ class Declarations:
                  or name in self.proc_decls or name in self.BUILTINS or name in self.AGGREGATES
                  or name in self.team_index or (self.team_names and name in TEAM_BUILTINS))
         if taken:
+            what = ("the aggregate " + f"{name}(...)" if name in self.AGGREGATES
+                    else f"the builtin {name}()" if name in self.BUILTINS
+                    else f"the team builtin {name}()" if self.team_names and name in TEAM_BUILTINS else None)
+            if what:
+                self.err(f"the name '{name}' is taken by {what}", pos,
+                         f"choose another name, like '{name}s' or 'the_{name}'")
             self.err(f"the name '{name}' is already taken", pos, "choose another name")
 
     # ── declarations ───────────────────────────────────────────────────────

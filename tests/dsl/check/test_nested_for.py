@@ -47,3 +47,10 @@ def test_the_inner_source_reads_the_outer_name():
 def test_a_function_that_takes_one_for_says_so():
     with pytest.raises(RulesError, match=r"takes one 'for'"):
         _said("unique(c.suit for p in players for c in p.hand)")
+
+
+@pytest.mark.parametrize("decl,words", [("state count: number = 0", "the aggregate count(...)"),
+                                        ("const top = 1", "the builtin top()")])
+def test_a_name_taken_by_a_builtin_says_which(decl, words):
+    with pytest.raises(RulesError, match=rf"the name '\w+' is taken by {words.replace('(', '[(]').replace(')', '[)]').replace('.', '[.]')}"):
+        tiny_game(decl + "\nflow:\n    pass\n")

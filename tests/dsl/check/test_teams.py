@@ -162,7 +162,7 @@ flow:
     state = load_game_text(text, players=4).new_initial_state(seed=1)
     assert state.is_terminal() and state.log() == ["Player 3"]
     err = error_of(DUO + "define partner(p) = p\n")
-    assert "the name 'partner' is already taken" in err.message and err.pos.line == 31
+    assert "the name 'partner' is taken by the team builtin partner()" in err.message and err.pos.line == 31
 
 
 # ── compile errors: message and position ─────────────────────────────────────
