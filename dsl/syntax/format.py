@@ -4,8 +4,8 @@ The formatter works on tokens, line by line, rather than printing the AST (the p
 comments, and a printed AST would lose the author's line breaks inside brackets). Its rules:
 
 * a block is indented by 4 spaces a level; tabs and odd widths are re-indented;
-* inside a line, one space between tokens, none inside brackets, before ``,`` ``:`` ``.`` or a
-  call's ``(``, and none after a unary minus;
+* inside a line, one space between tokens, none inside brackets, before ``,`` ``:`` ``.``, a
+  call's ``(`` or an index's ``[``, and none after a unary minus;
 * a line continued inside brackets is indented 4 spaces past the line that opened the bracket
   when the bracket ends its line (a hanging indent), else lined up just after the bracket;
 * a run of consecutive lines that each hold a bracketed list or record at the same column is
@@ -132,6 +132,8 @@ def _render(toks: list, kws) -> tuple[str, list]:
             space = False
         elif t.kind == "op" and t.text == "(" and prev.kind == "name" and (
                 prev.text not in kws or prev.text in _CALL_WORDS):
+            space = False
+        elif t.kind == "op" and t.text == "[" and _is_value_end(prev, kws):    # an index: xs[1]
             space = False
         if space:
             out += " "

@@ -235,3 +235,11 @@ def test_the_display_options_keep_their_layout_and_top_stays_a_call():
         "zone d: public, showing top 3, shown as 'the pile'\nzone h per player: owner, not shown\n"
         "player state bid: number = 0, owner, shown in score\nvariant v described as 'short':\n"
         "    const k = top(d).rank\nflow:\n    player 1 chooses c from [1, 2] as 'pick' showing '{c}'\n")
+
+
+def test_an_index_sits_on_its_value_and_a_list_after_a_keyword_keeps_its_space():
+    from rulesrun.dsl.syntax.format import format_text
+    text = ('game "F"\nplayers 2\ncards:\n    n: number\n    {n: 1}\nzone deck: public\nflow:\n'
+            '    let xs = [1,2]\n    let y = xs [ -1 ] + [3] [1]\n    for k in [1, 2]:\n        pass\n')
+    out = format_text(text, "f.rules")
+    assert "    let y = xs[-1] + [3][1]\n" in out and "    for k in [1, 2]:\n" in out
