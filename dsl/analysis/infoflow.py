@@ -295,7 +295,7 @@ class InfoFlow:
                                      "first where the rules show it", self.c.sources))
             if s.kind != "call" and s.chosen is not None:
                 secret = self.expr(s.options, env)
-                text = _chosen_text(secret) if secret else ""
+                text = _chosen_text(secret, getattr(s.chosen, "rtype", None)) if secret else ""
                 env = {**env, s.chosen.key(): frozenset({("chosen", s.chosen.key(), text)}) if secret else NONE}
             return env
         if isinstance(s, ast.If):
@@ -661,11 +661,24 @@ def _nonempty(node) -> bool:
     return isinstance(node, K) and isinstance(node.value, (list, tuple)) and len(node.value) > 0
 
 
-def _chosen_text(secret) -> str:
+def _chosen_text(secret, rtype=None) -> str:
     """What a choice among secret options is, for a message: "a card chosen from each player's
-    hand (owner)"."""
+    hand (owner)", "cards chosen from ...", "a card chosen knowing 'bid' (owner)", "a choice made
+    from the cards of ..." (the options are not cards); a choice from cards chosen before names
+    where those came from, once."""
     text = _text(secret)
-    return "a card chosen from " + (text[len("the cards of "):] if text.startswith("the cards of ") else text)
+    for done in ("a card chosen from ", "cards chosen from ", "a card chosen knowing ", "cards chosen knowing "):
+        if text.startswith(done):
+            text = ("" if done.endswith("knowing ") else "the cards of ") + text[len(done):]
+            break
+    if text.startswith("a choice made from "):
+        text = text[len("a choice made from "):]
+    if rtype not in ("card", "list:card"):
+        return "a choice made from " + text
+    what = "a card" if rtype == "card" else "cards"
+    if text.startswith("the cards of "):
+        return f"{what} chosen from {text[len('the cards of '):]}"
+    return f"{what} chosen knowing {text}"
 
 
 def _option_parts(pre):
