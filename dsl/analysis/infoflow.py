@@ -595,6 +595,10 @@ class InfoFlow:
     def _leak(self, s, message, hint, taint, env) -> dict:
         """A leak — or, when it comes only from cards chosen just now, one that is forgiven if
         those cards are shown (moved to a public zone) before anyone sees the state again."""
+        if any(t[0] in ("fresh", "unseen") for t in taint):
+            hint = ("cards in a public zone are seen only if they are still there when some seat observes "
+                    "(a decision, a public announcement): announce them, or let a seat decide, before "
+                    "they are moved on")
         err = Leak(message, getattr(s, "pos", None), hint, self.c.sources)
         if all(t[0] in ("chosen", "fresh") for t in taint):
             return {**env, "pending": env.get("pending", ()) + ((err, frozenset(t[:2] for t in taint)),)}
