@@ -714,7 +714,8 @@ def analyse(comp) -> tuple[list, set]:
     ``owner`` value, and the ``hidden`` ones something secret is written to)."""
     flow = InfoFlow(comp)
     leaks = sorted(flow.run(), key=lambda e: (e.pos.line, e.pos.column) if e.pos else (0, 0))
-    secret = {key for key, t in flow.var_taint.items() if t}
+    # (cards that lay in a public zone when written are seen there: not a secret of the value)
+    secret = {key for key, t in flow.var_taint.items() if any(x[0] != "fresh" for x in t)}
     for part, table in (("g", comp.globals), ("pv", comp.pvars), ("cv", comp.cvars)):
         secret |= {(part, i) for i, info in table.values() if info.visibility == "owner"}
     return leaks, secret

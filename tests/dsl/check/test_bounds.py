@@ -179,3 +179,24 @@ def test_check_says_nothing_of_a_secret_number_whose_bounds_are_inferred(tmp_pat
     assert "note:" not in out.getvalue()
     from rulesrun.interpreter import load_game
     assert load_game(str(ROOT / "examples" / "whist.rules"), 4).program.kept_secrets == []
+
+
+def test_a_hidden_total_of_cards_played_face_up_needs_no_bounds():
+    """A running total of cards seen on the table holds no secret: no domain, no bounds asked for."""
+    text = small_game("Played", 2, """
+        state played: number = 0, hidden
+        player state shown_total: number = 0
+        score(p) = p.shown_total
+        flow:
+            shuffle deck
+            deal 3 from deck to hand
+            repeat 3 times:
+                for p in players:
+                    p chooses c from p.hand as "play"
+                    move c to pile
+                    played += c.rank
+                    p.shown_total = played
+                    announce "{p} plays {c}."
+    """)
+    g = load_game_text(text, 2, path="played.rules")
+    assert next(v for v in g.program.globals if v.name == "played").domain is None
