@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 
+from rulesrun.dsl import types as T
 from rulesrun.dsl.errors import Pos, RulesError
 from rulesrun.dsl.ir import K, Best, Comp, Fn, Local, Move, Reveal, St, Stop
 
@@ -677,9 +678,12 @@ def _chosen_text(secret, rtype=None) -> str:
             break
     if text.startswith("a choice made from "):
         text = text[len("a choice made from "):]
-    if rtype not in ("card", "list:card"):
+    cards = rtype is not None and T.is_list(rtype) and T.elem(rtype) == T.CARD
+    if rtype in (T.NUMBER, T.BOOL, T.TEXT, T.PLAYER, T.TEAM) or (rtype or "").startswith("enum:") \
+            or (T.is_list(rtype or "") and not cards):
         return "a choice made from " + text
-    what = "a card" if rtype == "card" else "cards"
+    # (a card, or a choice block's value: the card, or the cards, of one of its moves)
+    what = "cards" if cards else "a card"
     if text.startswith("the cards of "):
         return f"{what} chosen from {text[len('the cards of '):]}"
     return f"{what} chosen knowing {text}"
