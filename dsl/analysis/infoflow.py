@@ -226,6 +226,7 @@ class InfoFlow:
         if isinstance(s, Move):
             env = self._moved_out(s.card, env)
             info = self._zone_of(s.dest)
+            env = self._told_by_move(env, s.card, s.dest, info is not None and info.visibility == "public")
             if info is not None and info.visibility == "public":
                 if isinstance(s.card, Local):
                     env = self._shown(env, s.card.key(), info.name)       # shown to everyone, if seen there
@@ -254,8 +255,7 @@ class InfoFlow:
                                   and src in v]:
                             env = self._shown(env, k[1], info.name)
                     env = self._arrive(env, info.name, self.expr(call.args[1], env))
-                if f == "move_zone":
-                    env = self._told_by_move(env, call.args[1], call.args[2], public)
+                env = self._told_by_move(env, call.args[1], call.args[2], public)
             elif f == "move_every":
                 dest = self._zone_of(call.args[1])
                 env = self._sweep(env, [k[1] for k in env if isinstance(k, tuple) and len(k) == 2
@@ -590,7 +590,9 @@ class InfoFlow:
         info = self._zone_of(dest)
         to = _shape(dest.right) if isinstance(dest, ast.BinOp) and info is not None \
             and info.visibility == "owner" else None
-        left = tuple(p for p in pend if not (p[1] == _shape(src) and (public or p[2] == to)))
+        read = {_shape(src)} | {_shape(n.slice) for n in ast.walk(src) if isinstance(n, ast.Subscript)
+                                and isinstance(n.value, St) and n.value.which == "z"}
+        left = tuple(p for p in pend if not (p[1] in read and (public or p[2] == to)))
         return {**env, "private": left}
 
     def _leak(self, s, message, hint, taint, env) -> dict:

@@ -324,3 +324,18 @@ def test_telling_a_seat_the_cards_passed_to_it_is_honest():
                 move p.passing to left(p).hand
             player 1 chooses x from [1] as "done"
     """)
+
+
+def test_telling_a_seat_the_card_moved_to_it_from_another_hand_is_honest_but_not_if_it_stays():
+    told = """
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                announce to left(p) "You receive {top(p.hand)}."
+                MOVE
+            player 1 chooses x from [1] as "done"
+    """
+    compile_text(told.replace("MOVE", "move top(p.hand) to left(p).hand"))
+    e = leak(told.replace("MOVE", "move top(p.hand) to p.passing"))
+    assert "this announcement to one seat shows the cards of another seat's hand (owner)" in e.message
