@@ -569,7 +569,7 @@ class InfoFlow:
             if zone is None:
                 self._found(err)
             else:
-                env = {**env, "private": env.get("private", ()) + ((err, zone, _shape(seat)),)}
+                env = {**env, "private": env.get("private", ()) + ((err, zone, _shape(seat), _shape(v)),)}
         return env
 
     def _unseen_zone(self, zone, info, seat, env) -> str | None:
@@ -590,9 +590,8 @@ class InfoFlow:
         info = self._zone_of(dest)
         to = _shape(dest.right) if isinstance(dest, ast.BinOp) and info is not None \
             and info.visibility == "owner" else None
-        read = {_shape(src)} | {_shape(n.slice) for n in ast.walk(src) if isinstance(n, ast.Subscript)
-                                and isinstance(n.value, St) and n.value.which == "z"}
-        left = tuple(p for p in pend if not (p[1] in read and (public or p[2] == to)))
+        moved = _shape(src)         # the zone told of moved whole, or the very cards told of
+        left = tuple(p for p in pend if not ((moved == p[1] or moved == p[3]) and (public or p[2] == to)))
         return {**env, "private": left}
 
     def _leak(self, s, message, hint, taint, env) -> dict:
@@ -621,7 +620,7 @@ class InfoFlow:
                 kept.append((err, frozenset(x for x in srcs if x[0] == "fresh")))
             else:
                 self._found(err)
-        for err, _zone, _seat in env.get("private", ()):
+        for err, *_ in env.get("private", ()):
             self._found(err)
         out = {k: v for k, v in env.items() if k not in _LISTS}
         if kept:

@@ -339,3 +339,16 @@ def test_telling_a_seat_the_card_moved_to_it_from_another_hand_is_honest_but_not
     compile_text(told.replace("MOVE", "move top(p.hand) to left(p).hand"))
     e = leak(told.replace("MOVE", "move top(p.hand) to p.passing"))
     assert "this announcement to one seat shows the cards of another seat's hand (owner)" in e.message
+
+
+def test_telling_a_seat_a_whole_hand_is_a_leak_though_one_card_of_it_is_passed():
+    e = leak("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                announce to left(p) "{p} holds {p.hand}."
+                move top(p.hand) to left(p).hand
+            player 1 chooses x from [1] as "done"
+    """)
+    assert "this announcement to one seat shows the cards of another seat's hand (owner)" in e.message
