@@ -234,10 +234,11 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         ranges = bounds.Bounds(items, bounds.static_value(self.consts, self.N), self.N, len(self.card_names),
                                {z.name for z in self.zones if z.owner is None}, set(self.families), numbers)
         owners = {"g": None, "pv": "player", "cv": "card"}
-        for (part, _), v in todo:
-            owner = "team" if part == "g" and " of " in v.name else owners[part]
-            name = v.name.split(" of ")[0] if owner == "team" else v.name
+        for (part, _), v in todo:          # (team state is public: never a secret)
+            owner, name = owners[part], v.name
             decl = decls.get((owner, name))
+            if decl is None:                # (not declared in this configuration's items: kept)
+                continue
             where = f"{owner + ' ' if owner else ''}state '{name}'"
             example = f"{owner + ' ' if owner else ''}state {name}: number = {v.initial or 0} from 0 to 20, " \
                       f"{v.visibility}"
