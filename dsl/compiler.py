@@ -17,12 +17,12 @@ import gc
 from typing import Any
 
 from rulesrun.dsl.syntax import ast as A
-from rulesrun.dsl.analysis import facts, frames, infoflow
+from rulesrun.dsl.analysis import bounds, facts, frames, infoflow
 from rulesrun.dsl import types as T
 from rulesrun.dsl.check.builtins import Calls
 from rulesrun.dsl.check.combinations import Combinations
 from rulesrun.dsl.check.expressions import Expressions
-from rulesrun.dsl.check.declare import Declarations
+from rulesrun.dsl.check.declare import MAX_BOUNDED, Declarations
 from rulesrun.dsl.check.display import table_display
 from rulesrun.dsl.emit.namespace import Namespace
 from rulesrun.dsl.errors import Pos, RulesError, deep_rules
@@ -195,6 +195,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         for key, dom in facts.domains(self.ir_bodies, variables, self.kinds, self.N, len(self.team_names)).items():
             # what holds no secret (a hidden flag worked out from public play) is never redrawn
             variables[key].domain = dom if key in secret else None
+        self._bound_secret_numbers(items, variables, secret)
         # secrets a bot cannot imagine (no values known; cards are relabelled instead): it keeps them
         kept_secrets = [f"{owner}state '{v.name}'"
                         for part, owner in (("g", ""), ("pv", "player "), ("cv", "card "))
@@ -220,6 +221,45 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
             min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined,
             params=params, param_info=self.param_info, **self._team_fields())
 
+
+    def _bound_secret_numbers(self, items: list, variables: dict, secret: set) -> None:
+        """A secret number whose values the IR does not list (worked out by arithmetic) gets them
+        from the intervals of everything it is given (dsl.analysis.bounds): a bot imagines another
+        seat's value among them, never reads it. Where no interval can be found, the designer is
+        asked for 'from ... to ...'."""
+        todo = [(key, v) for key, v in sorted(variables.items())
+                if key in secret and v.domain is None and v.type == T.NUMBER]
+        if not todo:
+            return
+        decls = {(it.owner, it.name): it for it in items if isinstance(it, A.StateDecl)}
+        numbers = {a: (min(vals), max(vals)) for a, vals in self.card_attrs.items()
+                   if vals and all(isinstance(x, int) and not isinstance(x, bool) for x in vals)}
+        ranges = bounds.Bounds(items, bounds.static_value(self.consts, self.N), self.N, len(self.card_names),
+                               {z.name for z in self.zones if z.owner is None}, set(self.families), numbers)
+        owners = {"g": None, "pv": "player", "cv": "card"}
+        for (part, _), v in todo:          # (team state is public: never a secret)
+            owner, name = owners[part], v.name
+            decl = decls.get((owner, name))
+            if decl is None:                # (not declared in this configuration's items: kept)
+                continue
+            where = f"{owner + ' ' if owner else ''}state '{name}'"
+            example = f"{owner + ' ' if owner else ''}state {name}: number = {v.initial or 0} from 0 to 20, " \
+                      f"{v.visibility}"
+            read = A.Name(pos=decl.pos, id=name) if owner is None else \
+                A.Attr(pos=decl.pos, obj=A.Name(pos=decl.pos, id="x"), name=name)
+            try:
+                lo, hi = ranges.span(read)
+            except (bounds.Unbounded, RecursionError) as why:
+                cause = why if isinstance(why, bounds.Unbounded) else "an expression nested too deeply"
+                self.err(f"{where} is a secret number ({v.visibility}) whose values the compiler cannot "
+                         f"bound: {cause}", getattr(why, "pos", None) or decl.pos,
+                         f"declare the values it can take, like '{example}': a bot imagines another seat's "
+                         f"value among them, as it cannot see it")
+            if hi - lo > MAX_BOUNDED:
+                self.err(f"{where} is a secret number ({v.visibility}) that may hold {hi - lo + 1:,} values "
+                         f"({lo} to {hi}), too many for the bots to imagine it among", decl.pos,
+                         f"declare narrower bounds, like '{example}'")
+            v.domain = tuple(range(lo, hi + 1)) + ((None,) if v.initial is None else ())
 
     def _return(self, node, pos):
         return ret(node, pos)

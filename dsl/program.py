@@ -171,8 +171,9 @@ class Program:
     heuristic: Callable | None = None   # f(S, seat): how well a seat stands mid-game (bots' guide)
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
     warnings: list = attrs.Factory(list)      # leaks found, with allow_leaks (dsl.analysis.infoflow)
-    # state values holding a secret whose values the compiler cannot list (a number worked out by
-    # arithmetic, without bounds): a bot's copies keep their real values ("player state 'honours'")
+    # state values holding a secret whose values the compiler cannot list: a bot's copies keep their
+    # real values. Never a number, whose bounds the compiler infers or asks for
+    # (dsl.compiler._bound_secret_numbers)
     kept_secrets: list = attrs.Factory(list)
     frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
     frame_secrets: list = attrs.Factory(list)  # per resumable procedure: label -> the locals kept there

@@ -3,7 +3,7 @@
 ``domains``: for each state value, the values it can ever hold, where the IR says (every value
 written to it is a constant, a choice of constants, or an attribute printed on a card), else by
 its type (yes/no, a kind, a seat); None where it cannot be known (a number worked out by
-arithmetic). A bot that must not see a hidden value draws it from here instead
+arithmetic: the compiler then gives a secret one the interval ``dsl.analysis.bounds`` infers). A bot that must not see a hidden value draws it from here instead
 (``interpreter.runtime.observe.resample``).
 
 ``frame_types``: for each resumable procedure and each place it stops, the rules type of each

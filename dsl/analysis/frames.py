@@ -85,7 +85,7 @@ class FrameSecrets(InfoFlow):
         gone = ("local", key)
         out = {}
         for k, v in env.items():
-            if isinstance(v, frozenset) and any(x[3] == gone for x in v):
+            if isinstance(v, frozenset) and k[0] != "in" and any(x[3] == gone for x in v):
                 v = frozenset(x[:3] + (None,) if x[3] == gone else x for x in v)
             out[k] = v
         return out
@@ -124,22 +124,35 @@ class FrameSecrets(InfoFlow):
             if not (isinstance(tid, K) and self.c.templates[tid.value].private):
                 for v in s.value.elts[2:]:        # told to every seat
                     if isinstance(v, Local):
-                        env = self._shown(env, v)
+                        env = self._shown(env, v.key())
             return env
         return super().stmt(s, env)
 
-    @staticmethod
-    def _shown(env: dict, local: Local) -> dict:
-        gone = {t[:2] for t in env.get(local.key(), NONE) if t[0] in ("chosen", "decided")}
-        gone |= {("chosen", local.key()), ("decided", local.key())}
+    def _shown(self, env: dict, key, zone=None) -> dict:
+        # a card moved to a public zone is seen there (a seat believes cards where it saw them)
+        gone = {t[:2] for t in env.get(key, NONE) if t[0] in ("chosen", "decided")}
+        gone |= {("chosen", key), ("decided", key)}
         out = {}
         for k, v in env.items():
-            if k == "pending" or isinstance(v, bool):
+            if k in ("pending", "private") or isinstance(v, bool) or k[0] == "in":
                 out[k] = v
             else:
                 out[k] = frozenset(t for t in v if t[:2] not in gone)
-        out[local.key()] = NONE
+        out[key] = NONE
         return out
+
+    # whether cards put in a public zone were seen there is the check's (infoflow), not the frame's
+    @staticmethod
+    def _arrive(env, zone, taint):
+        return env
+
+    @staticmethod
+    def _sweep(env, zones):
+        return env
+
+    @staticmethod
+    def _told(s, env):
+        return env
 
     def _record(self, s, env):
         at = self.at_stops.setdefault((self.cur, s.label), (list(s.saved), {}))[1]

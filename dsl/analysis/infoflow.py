@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 
+from rulesrun.dsl import types as T
 from rulesrun.dsl.errors import Pos, RulesError
 from rulesrun.dsl.ir import K, Best, Comp, Fn, Local, Move, Reveal, St, Stop
 
@@ -35,6 +36,9 @@ class Leak(RulesError):
 # owner state, ("count", name, ...) the size of a hidden zone.
 NONE = frozenset()
 
+
+# the lists of pending leaks an env carries
+_LISTS = ("pending", "private")
 
 # what a define's body sees of its caller's state of knowledge besides its arguments
 _INHERITED = ("shown zone", "shown value")
@@ -83,7 +87,9 @@ class InfoFlow:
     def _zone_cards(self, zone_expr, env):
         zone_expr = self._alias(zone_expr, env)
         info = self._zone_of(zone_expr)
-        if info is None or info.visibility == "public" or env.get(("shown zone", info.family or info.name)):
+        if info is not None and info.visibility == "public":
+            return _join(self.expr(zone_expr, env), env.get(("fresh", info.name), NONE))
+        if info is None or env.get(("shown zone", info.family or info.name)):
             return self.expr(zone_expr, env)
         whose = "each player's" if info.owner is not None else "the"
         return frozenset({("zone", info.name, f"the cards of {whose} {info.name} ({info.visibility})")})
@@ -203,7 +209,8 @@ class InfoFlow:
             t = self.expr(s.value, env)
             target = s.targets[0]
             if isinstance(target, Local):
-                env = {**env, target.key(): t, ("placed", target.key()): self._in_public_zone(s.value, env)}
+                env = {**env, target.key(): t, ("placed", target.key()): self._in_public_zone(s.value, env),
+                       ("in", target.key()): NONE, ("nonempty", target.key()): _nonempty(s.value)}
             elif isinstance(target, ast.Attribute) and target.attr == "ann" and isinstance(s.value, ast.Tuple):
                 env = self._announce(s, env)
             elif isinstance(target, ast.Attribute) and target.attr == "ret":
@@ -217,19 +224,42 @@ class InfoFlow:
                 return {**env, s.target.key(): t}
             return self._store(s.target, t, s, env)
         if isinstance(s, Move):
+            env = self._moved_out(s.card, env)
             info = self._zone_of(s.dest)
-            if info is not None and info.visibility == "public" and isinstance(s.card, Local):
-                env = self._shown(env, s.card)          # shown to everyone from here on
+            env = self._told_by_move(env, s.card, s.dest, info is not None and info.visibility == "public")
+            if info is not None and info.visibility == "public":
+                if isinstance(s.card, Local):
+                    env = self._shown(env, s.card.key(), info.name)       # shown to everyone, if seen there
+                else:
+                    env = self._arrive(env, info.name, self.expr(s.card, env))
             elif isinstance(s.card, Local):
-                env = {**env, ("placed", s.card.key()): False}   # no longer known to lie in a public zone
+                env = {**env, ("placed", s.card.key()): False,      # no longer known to lie in a public zone
+                       ("in", s.card.key()): frozenset({_shape(s.dest)})}
             return env
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
             call = s.value
             f = getattr(call.func, "id", None)
-            if f == "move_cards" and isinstance(call.args[1], Local):
+            if f in ("move_cards", "move_zone"):
+                env = self._moved_out(call.args[1], env)
                 info = self._zone_of(call.args[2])
-                if info is not None and info.visibility == "public":
-                    env = self._shown(env, call.args[1])
+                public = info is not None and info.visibility == "public"
+                if f == "move_cards" and isinstance(call.args[1], Local):
+                    if public:
+                        env = self._shown(env, call.args[1].key(), info.name)
+                    else:
+                        env = {**env, ("in", call.args[1].key()): frozenset({_shape(call.args[2])})}
+                elif public:
+                    if f == "move_zone":        # the locals put in that zone go with it
+                        src = _shape(call.args[1])
+                        for k in [k for k, v in env.items() if isinstance(k, tuple) and k[0] == "in"
+                                  and src in v]:
+                            env = self._shown(env, k[1], info.name)
+                    env = self._arrive(env, info.name, self.expr(call.args[1], env))
+                env = self._told_by_move(env, call.args[1], call.args[2], public)
+            elif f == "move_every":
+                dest = self._zone_of(call.args[1])
+                env = self._sweep(env, [k[1] for k in env if isinstance(k, tuple) and len(k) == 2
+                                        and k[0] == "fresh" and (dest is None or k[1] != dest.name)])
             elif f in self.procs:
                 self._call(f, call.args[1:], env)
             return env
@@ -238,7 +268,7 @@ class InfoFlow:
             for v in s.values:
                 zone, var = self._zone_of(v), _state_read(v)
                 if isinstance(v, Local) and getattr(v, "rtype", "") != "zone":
-                    env = self._shown(env, v)
+                    env = self._shown(env, v.key())
                 elif getattr(v, "rtype", "") == "zone" and zone is not None:
                     env[("shown zone", zone.family or zone.name)] = True     # 'reveal p.hand'
                 elif var is not None:
@@ -250,7 +280,8 @@ class InfoFlow:
             self._returned(self.expr(s.value, env))       # a plain procedure's 'return VALUE'
             return env
         if isinstance(s, Stop):
-            env = self._flush(self.block(s.pre, env))
+            env = self.block(s.pre, env)
+            env = self._flush(env, keep_fresh=True) if s.kind == "call" else self._observe(env)
             if s.kind == "call":
                 self._call(s.callee, getattr(s, "args", []), env)
                 env = {**env, ("ret",): self.ret_taint.get(s.callee, NONE)}
@@ -265,7 +296,7 @@ class InfoFlow:
                                      "first where the rules show it", self.c.sources))
             if s.kind != "call" and s.chosen is not None:
                 secret = self.expr(s.options, env)
-                text = _chosen_text(secret) if secret else ""
+                text = _chosen_text(secret, getattr(s.chosen, "rtype", None)) if secret else ""
                 env = {**env, s.chosen.key(): frozenset({("chosen", s.chosen.key(), text)}) if secret else NONE}
             return env
         if isinstance(s, ast.If):
@@ -275,6 +306,8 @@ class InfoFlow:
             if isinstance(s, ast.For) and isinstance(s.target, Local):
                 env = {**env, s.target.key(): self.expr(s.iter, env),
                        ("placed", s.target.key()): self._in_public_zone(s.iter, env)}
+            if self._runs(s, env):          # a loop over the players runs at least once
+                env = self.block(s.body, env)
             for _ in range(4):              # round the loop until the locals settle
                 after = self._merge(env, self.block(s.body, env))
                 if after == env:
@@ -284,10 +317,23 @@ class InfoFlow:
         return env
 
     @staticmethod
+    def _runs(s, env) -> bool:
+        """Whether a loop's body is sure to run at least once: a loop over a constant list of
+        players (``for p in players``; with a stop in it, a round counter over such a list)."""
+        if isinstance(s, ast.For):
+            return _nonempty(s.iter)
+        t = s.test
+        return isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Lt) \
+            and isinstance(t.left, Local) and isinstance(t.comparators[0], ast.Call) \
+            and getattr(t.comparators[0].func, "id", None) == "len" and len(t.comparators[0].args) == 1 \
+            and isinstance(t.comparators[0].args[0], Local) \
+            and env.get(("nonempty", t.comparators[0].args[0].key())) is True
+
+    @staticmethod
     def _merge(a: dict, b: dict) -> dict:
         out = dict(a)
         for k, v in b.items():
-            if k == "pending":
+            if k in _LISTS:
                 out[k] = tuple(dict.fromkeys(out.get(k, ()) + v))
             elif k[0] == "placed":          # seen where it lies only if so on both ways
                 out[k] = out.get(k, False) and v
@@ -296,30 +342,106 @@ class InfoFlow:
         return out
 
     @staticmethod
-    def _shown(env: dict, local: Local) -> dict:
-        """The value in ``local`` is public from here: so is what was worked out from it."""
-        gone = {t[:2] for t in env.get(local.key(), NONE) if t[0] == "chosen"} | {("chosen", local.key())}
+    def _map(env: dict, secret, pending) -> dict:
+        """``env`` with each secret of a value replaced by ``secret(t)`` (a set of secrets) and each
+        pending leak's sources by ``pending(srcs)``; a pending leak left with no source is dropped."""
         out = {}
         for k, v in env.items():
             if k == "pending":
-                out[k] = tuple((e, left) for e, srcs in v for left in [srcs - gone] if left)
-            elif isinstance(v, bool):
+                out[k] = tuple((e, left) for e, srcs in v for left in [pending(srcs)] if left)
+            elif k in _LISTS or isinstance(v, bool) or k[0] in ("in", "fresh"):
                 out[k] = v
             else:
-                out[k] = frozenset(t for t in v if t[:2] not in gone)
-        out[local.key()] = NONE
-        out[("placed", local.key())] = True
+                out[k] = frozenset(x for t in v for x in secret(t))
         return out
+
+    def _shown(self, env: dict, key, zone: str | None = None) -> dict:
+        """The card in the local ``key`` is shown: revealed (``zone`` None), public from here with
+        what was worked out from it; or moved to the public ``zone``, where it is seen only if it is
+        still there when some seat next observes: what was worked out from it is pending on that."""
+        mine = env.get(key, NONE)
+        gone = {t[:2] for t in mine if t[0] == "chosen"} | {("chosen", key)}
+        if zone is None:
+            out = self._map(env, lambda t: () if t[:2] in gone else (t,), lambda srcs: srcs - gone)
+            out[key] = NONE
+        else:
+            seen = frozenset({("fresh", zone, f"{_text(mine)}, moved to {zone} and moved on before any seat "
+                                              f"observed it")}) if mine else NONE
+            fresh = lambda t: (("fresh", zone, f"{t[2]}, moved to {zone} and moved on before any seat observed it"),) \
+                if t[:2] in gone else (t,)
+            out = self._map(env, fresh, lambda srcs: frozenset(("fresh", zone) if x in gone else x for x in srcs))
+            out[key] = seen
+            if seen:
+                out[("fresh", zone)] = _join(env.get(("fresh", zone)), seen)
+        out[("placed", key)] = True
+        out[("in", key)] = NONE
+        return out
+
+    @staticmethod
+    def _arrive(env: dict, zone: str, taint) -> dict:
+        """Cards worked out from ``taint`` arrive in the public ``zone``: seen if still there when some
+        seat next observes."""
+        moved = frozenset(t for t in taint if t[0] != "fresh" or t[1] != zone)
+        if not moved:
+            return env
+        text = f"{_text(moved)}, moved to {zone} and moved on before any seat observed it"
+        return {**env, ("fresh", zone): _join(env.get(("fresh", zone)), frozenset({("fresh", zone, text)}))}
+
+    def _moved_out(self, what, env: dict) -> dict:
+        """Cards moved from where ``what`` says: a public zone they arrived in unseen is swept."""
+        if not any(isinstance(k, tuple) and k[0] == "fresh" for k in env):
+            return env
+        zones = set()
+        for n in ast.walk(what):
+            if isinstance(n, ast.Subscript) and isinstance(n.value, St) and n.value.which == "z":
+                info = self._zone_of(self._alias(n.slice, env))
+                if info is not None:
+                    zones.add(info.name)
+            elif isinstance(n, Local) and getattr(n, "rtype", "") == "zone":
+                info = self._zone_of(self._alias(n, env))
+                if info is not None:
+                    zones.add(info.name)
+        info = self._zone_of(what)
+        if info is not None:
+            zones.add(info.name)
+        if isinstance(what, Local):       # a card moved on from the public zone it was put in
+            zones |= {t[1] for t in env.get(what.key(), NONE) if t[0] == "fresh"}
+        return self._sweep(env, [z for z in zones if ("fresh", z) in env])
+
+    def _sweep(self, env: dict, zones) -> dict:
+        """The cards that arrived unseen in these public zones leave them unseen: what was worked
+        out from them is a secret again, and the pending leaks that waited on their being seen are
+        leaks."""
+        gone = {("fresh", z) for z in zones}
+        if not gone:
+            return env
+        for err, srcs in env.get("pending", ()):
+            if srcs & gone:
+                self._found(err)
+        out = self._map(env, lambda t: (("unseen", t[1], t[2]),) if t[:2] in gone else (t,),
+                        lambda srcs: srcs - gone)
+        for k in gone:
+            out.pop(k, None)
+        return out
+
+    def _observe(self, env: dict) -> dict:
+        """Some seat observes the state (a decision, a public announcement, the end of a procedure):
+        the cards lying in public zones are seen, what is still pending otherwise is a leak."""
+        fresh = lambda t: () if t[0] == "fresh" else (t,)
+        env = self._map(env, fresh, lambda srcs: frozenset(x for x in srcs if x[0] != "fresh"))
+        env = {k: v for k, v in env.items() if not (isinstance(k, tuple) and k[0] == "fresh")}
+        return self._flush(env)
 
     def _call(self, ref, args, env):
         for i, a in enumerate(args):
-            t = self.expr(a, env)
+            # (cards in a public zone are followed within a procedure only: public in the callee)
+            t = frozenset(x for x in self.expr(a, env) if x[0] != "fresh")
             old = self.param_taint.get((ref, i), NONE)
             if not t <= old:
                 self.param_taint[(ref, i)] = old | t
                 self.changed = True
 
-    def _unseen_in_options(self, node, decider, env) -> str | None:
+    def _unseen_in_options(self, node, decider, env, where=None) -> str | None:
         """What a decision's options read that the deciding seat (the expression ``decider``) does
         not see, as a text, or None: the cards of a zone it does not see (another seat's hand, a
         facedown or hidden pile), how many cards a hidden zone holds, another seat's owner state or
@@ -344,6 +466,8 @@ class InfoFlow:
                 if info.visibility == "owner" and self._same_seat(n.slice, info, mine):
                     continue
                 whose = "another seat's" if info.visibility == "owner" else "the"
+                if where is not None:
+                    where.append(n.slice)
                 return f"the cards of {whose} {info.name} ({info.visibility})"
             elif (var := _state_read(n)) is not None and var[0] != "z":
                 info = self._var(*var)
@@ -367,6 +491,7 @@ class InfoFlow:
         return info.owner is not None and mine == _shape(K(info.owner))
 
     def _returned(self, t):
+        t = frozenset(x for x in t if x[0] != "fresh")
         old = self.ret_taint.get(self.cur, NONE)
         if t and not t <= old:
             self.ret_taint[self.cur] = old | t
@@ -406,22 +531,78 @@ class InfoFlow:
     def _announce(self, s, env):
         tid = s.value.elts[1]
         if isinstance(tid, K) and self.c.templates[tid.value].private:
-            return env          # told to one seat: not what every seat sees (its seat is not checked)
+            return self._told(s, env)
         for v in s.value.elts[2:]:
             if self._revealed(v, env):
                 continue
-            t = self.expr(v, env)
+            whole = getattr(v, "rtype", "") == "zone" and self._zone_of(self._alias(v, env)) is not None
+            t = self._zone_cards(v, env) if whole else self.expr(v, env)     # "{p.hand}": its cards
             if t:
-                return self._leak(s, f"this announcement shows {_text(t)}, which other seats cannot see",
-                                  "announcements are public: move the card to a public zone first, or write "
-                                  "'reveal ...' before it where the rules show the value", t, env)
+                env = self._leak(s, f"this announcement shows {_text(t)}, which other seats cannot see",
+                                 "announcements are public: move the card to a public zone first, or write "
+                                 "'reveal ...' before it where the rules show the value", t, env)
+                break
+        return self._observe(env)          # every seat hears it: an observation
+
+    def _told(self, s, env):
+        """``announce to SEAT``: what it shows must be what that seat sees (its own hand and owner
+        state, public zones and state, what was revealed), read as written (``p.hand`` told to
+        ``p``). Another seat's cards are told honestly only when they are moved, as the zone that
+        was read, into that seat's own zone (a card passed to it) before anyone observes again."""
+        seat, values = s.value.elts[2], s.value.elts[3:]
+        for v in values:
+            if self._revealed(v, env):
+                continue
+            where = []
+            if getattr(v, "rtype", "") == "zone" and (info := self._zone_of(self._alias(v, env))) is not None:
+                unseen = self._unseen_zone(v, info, seat, env)      # a zone shown whole: "{p.hand}"
+                where = [v]
+            else:
+                unseen = self._unseen_in_options(v, seat, env, where)
+            if unseen is None:
+                continue
+            err = Leak(f"this announcement to one seat shows {unseen}, which that seat cannot see", s.pos,
+                       "an announcement 'to' a seat may show what that seat sees: its own hand and owner "
+                       "state, public zones and state; tell the owner instead, or move the cards to that "
+                       "seat first", self.c.sources)
+            zone = _shape(where[0]) if where and self._zone_of(where[0]) is not None else None
+            if zone is None:
+                self._found(err)
+            else:
+                env = {**env, "private": env.get("private", ()) + ((err, zone, _shape(seat), _shape(v)),)}
         return env
+
+    def _unseen_zone(self, zone, info, seat, env) -> str | None:
+        """What a seat does not see of the zone ``zone`` (``info``), as a text, or None."""
+        if info.visibility == "public" or env.get(("shown zone", info.family or info.name)):
+            return None
+        if info.visibility == "owner" and self._same_seat(zone, info, _shape(seat)):
+            return None
+        whose = "another seat's" if info.visibility == "owner" else "the"
+        return f"the cards of {whose} {info.name} ({info.visibility})"
+
+    def _told_by_move(self, env, src, dest, public):
+        """A zone moved: a private announcement of its cards to the seat it is moved to (into that
+        seat's own zone, or a public one) was honest."""
+        pend = env.get("private", ())
+        if not pend:
+            return env
+        info = self._zone_of(dest)
+        to = _shape(dest.right) if isinstance(dest, ast.BinOp) and info is not None \
+            and info.visibility == "owner" else None
+        moved = _shape(src)         # the zone told of moved whole, or the very cards told of
+        left = tuple(p for p in pend if not ((moved == p[1] or moved == p[3]) and (public or p[2] == to)))
+        return {**env, "private": left}
 
     def _leak(self, s, message, hint, taint, env) -> dict:
         """A leak — or, when it comes only from cards chosen just now, one that is forgiven if
         those cards are shown (moved to a public zone) before anyone sees the state again."""
+        if any(t[0] in ("fresh", "unseen") for t in taint):
+            hint = ("cards in a public zone are seen only if they are still there when some seat observes "
+                    "(a decision, a public announcement): announce them, or let a seat decide, before "
+                    "they are moved on")
         err = Leak(message, getattr(s, "pos", None), hint, self.c.sources)
-        if all(t[0] == "chosen" for t in taint):
+        if all(t[0] in ("chosen", "fresh") for t in taint):
             return {**env, "pending": env.get("pending", ()) + ((err, frozenset(t[:2] for t in taint)),)}
         self._found(err)
         return env
@@ -430,11 +611,21 @@ class InfoFlow:
         if not any(f.pos == err.pos for f in self.found):
             self.found.append(err)
 
-    def _flush(self, env: dict) -> dict:
-        """Someone may look at the state now: what is still pending is a leak."""
-        for err, _ in env.get("pending", ()):
+    def _flush(self, env: dict, keep_fresh: bool = False) -> dict:
+        """Someone may look at the state now: what is still pending is a leak (but, with
+        ``keep_fresh``, what waits on cards in a public zone being seen, which a call does not decide)."""
+        kept = []
+        for err, srcs in env.get("pending", ()):
+            if keep_fresh and any(x[0] == "fresh" for x in srcs):
+                kept.append((err, frozenset(x for x in srcs if x[0] == "fresh")))
+            else:
+                self._found(err)
+        for err, *_ in env.get("private", ()):
             self._found(err)
-        return {k: v for k, v in env.items() if k != "pending"}
+        out = {k: v for k, v in env.items() if k not in _LISTS}
+        if kept:
+            out["pending"] = tuple(kept)
+        return out
 
     # ── the whole program ─────────────────────────────────────────────────
     def run(self) -> list:
@@ -443,7 +634,7 @@ class InfoFlow:
             for ref, (params, body) in self.procs.items():
                 self.cur = ref
                 env = {p.key(): self.param_taint.get((ref, i), NONE) for i, p in enumerate(params)}
-                self._flush(self.block(body, env))
+                self._observe(self.block(body, env))
             if not self.changed:
                 break
         self._notes()
@@ -479,11 +670,34 @@ def _shape(node):
     return node
 
 
-def _chosen_text(secret) -> str:
+def _nonempty(node) -> bool:
+    """Whether an expression is a constant list with items (``players``)."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "list" and len(node.args) == 1:
+        node = node.args[0]
+    return isinstance(node, K) and isinstance(node.value, (list, tuple)) and len(node.value) > 0
+
+
+def _chosen_text(secret, rtype=None) -> str:
     """What a choice among secret options is, for a message: "a card chosen from each player's
-    hand (owner)"."""
+    hand (owner)", "cards chosen from ...", "a card chosen knowing 'bid' (owner)", "a choice made
+    from the cards of ..." (the options are not cards); a choice from cards chosen before names
+    where those came from, once."""
     text = _text(secret)
-    return "a card chosen from " + (text[len("the cards of "):] if text.startswith("the cards of ") else text)
+    for done in ("a card chosen from ", "cards chosen from ", "a card chosen knowing ", "cards chosen knowing "):
+        if text.startswith(done):
+            text = ("" if done.endswith("knowing ") else "the cards of ") + text[len(done):]
+            break
+    if text.startswith("a choice made from "):
+        text = text[len("a choice made from "):]
+    cards = rtype is not None and T.is_list(rtype) and T.elem(rtype) == T.CARD
+    if rtype in (T.NUMBER, T.BOOL, T.TEXT, T.PLAYER, T.TEAM) or (rtype or "").startswith("enum:") \
+            or (T.is_list(rtype or "") and not cards):
+        return "a choice made from " + text
+    # (a card, or a choice block's value: the card, or the cards, of one of its moves)
+    what = "cards" if cards else "a card"
+    if text.startswith("the cards of "):
+        return f"{what} chosen from {text[len('the cards of '):]}"
+    return f"{what} chosen knowing {text}"
 
 
 def _option_parts(pre):
@@ -515,7 +729,8 @@ def analyse(comp) -> tuple[list, set]:
     ``owner`` value, and the ``hidden`` ones something secret is written to)."""
     flow = InfoFlow(comp)
     leaks = sorted(flow.run(), key=lambda e: (e.pos.line, e.pos.column) if e.pos else (0, 0))
-    secret = {key for key, t in flow.var_taint.items() if t}
+    # (cards that lay in a public zone when written are seen there: not a secret of the value)
+    secret = {key for key, t in flow.var_taint.items() if any(x[0] != "fresh" for x in t)}
     for part, table in (("g", comp.globals), ("pv", comp.pvars), ("cv", comp.cvars)):
         secret |= {(part, i) for i, info in table.values() if info.visibility == "owner"}
     return leaks, secret

@@ -308,7 +308,7 @@ class Declarations:
             self.err(f"the bounds of '{s.name}' are the wrong way round: {low} is more than {high}", s.low.pos)
         if high - low > MAX_BOUNDED:
             self.err(f"'{s.name}' may hold {high - low + 1:,} numbers: bounds are for at most "
-                     f"{MAX_BOUNDED + 1:,}", s.low.pos, "leave the bounds out: the value is then kept as it is")
+                     f"{MAX_BOUNDED + 1:,}", s.low.pos, "leave the bounds out: the compiler infers them where it can")
         if init is not None and not low <= init <= high:     # (none: not set yet)
             self.err(f"the starting value of '{s.name}', {init}, is not from {low} to {high}",
                      (s.default or s.low).pos)

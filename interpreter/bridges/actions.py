@@ -221,7 +221,7 @@ class ActionSpace:
         """The values of a number choice whose ends change during the game, from the bounds of
         what its ends are worked out from (bounds.py): ``0 to hand_size``, where every value
         given to ``hand_size`` is bounded, is 0 to the greatest of them."""
-        from rulesrun.interpreter.bridges.bounds import Bounds, Unbounded
+        from rulesrun.dsl.analysis.bounds import Bounds, Unbounded
         var = node.var if node is not None else "n"
         try:
             if node is None:

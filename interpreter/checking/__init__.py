@@ -125,9 +125,8 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
             print(f"  - NOT TESTED: {text} (no step of these games could test it)", file=out)
     for what in kept:
         print(f"note: the bots' copies keep the real value of {what}: it holds a secret, but the compiler "
-              f"cannot list the values it could hold (a number worked out by arithmetic?), so a bot knows "
-              f"it — declare its bounds ('number = 0 from 0 to 4', docs/language.md 2.6) to have it imagined",
-              file=out)
+              f"cannot list the values it could hold, so a bot knows it (a secret number is never kept: "
+              f"its bounds are inferred or declared, docs/language.md 2.6)", file=out)
     if total_cov is None:
         return 0
     print(total_cov.summary_line(), file=out)

@@ -228,3 +228,127 @@ def test_a_zone_passed_to_a_define_is_as_secret_as_the_zone_and_shown_once_revea
     e = leak(body.replace("REVEAL", "pass"))
     assert "public state 'total' is set from the cards of each player's hand" in e.message
     compile_text(body.replace("REVEAL", "reveal p.hand"))
+
+
+def test_a_card_chosen_from_cards_chosen_before_names_their_source_once():
+    e = leak("""
+        flow:
+            shuffle deck
+            deal 3 from deck to hand
+            for p in players:
+                p chooses subset two from p.hand such that size(two) == 2 as "pick"
+                p chooses c from two as "one"
+                p.total = c.rank
+            player 1 chooses x from [1] as "done"
+    """)
+    assert "set from a card chosen from each player's hand (owner)," in e.message
+    assert "chosen from a card chosen" not in e.message
+
+
+def test_a_choice_among_numbers_worked_out_from_a_hand_is_not_called_a_card():
+    e = leak("""
+        flow:
+            shuffle deck
+            deal 3 from deck to hand
+            for p in players:
+                p chooses n from [c.rank for c in p.hand] as "name a rank"
+                p.total = n
+            player 1 chooses x from [1] as "done"
+    """)
+    assert "set from a choice made from the cards of each player's hand (owner)," in e.message
+    assert "a card chosen" not in e.message
+
+
+def test_a_card_played_to_a_public_zone_and_cleared_before_anyone_looks_is_not_seen():
+    e = leak("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                p chooses c from p.hand as "play"
+                move c to pile
+                p.total = c.rank
+                move pile to deck
+            player 1 chooses x from [1] as "done"
+    """)
+    assert "public state 'total'" in e.message and "moved on before any seat observed it" in e.message
+    assert e.pos.line == HEADER.count("\n") + 8
+
+
+def test_a_card_played_to_a_public_zone_and_seen_there_may_be_scored_after():
+    compile_text("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                p chooses c from p.hand as "play"
+                move c to pile
+                p.total = c.rank
+                announce "{p} plays {c}."
+                move pile to deck
+            player 1 chooses x from [1] as "done"
+    """)
+
+
+def test_telling_a_seat_the_hand_of_another_is_a_leak_but_its_own_is_not():
+    compile_text("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                announce to p "You hold {p.hand}."
+            player 1 chooses x from [1] as "done"
+    """)
+    e = leak("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                announce to left(p) "{p} holds {p.hand}."
+            player 1 chooses x from [1] as "done"
+    """)
+    assert "this announcement to one seat shows the cards of another seat's hand (owner)" in e.message
+    assert e.pos.line == HEADER.count("\n") + 6
+
+
+def test_telling_a_seat_the_cards_passed_to_it_is_honest():
+    compile_text("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                p chooses c from p.hand as "pass"
+                move c to p.passing
+            for p in players:
+                announce to left(p) "You receive {top(p.passing)}."
+                move p.passing to left(p).hand
+            player 1 chooses x from [1] as "done"
+    """)
+
+
+def test_telling_a_seat_the_card_moved_to_it_from_another_hand_is_honest_but_not_if_it_stays():
+    told = """
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                announce to left(p) "You receive {top(p.hand)}."
+                MOVE
+            player 1 chooses x from [1] as "done"
+    """
+    compile_text(told.replace("MOVE", "move top(p.hand) to left(p).hand"))
+    e = leak(told.replace("MOVE", "move top(p.hand) to p.passing"))
+    assert "this announcement to one seat shows the cards of another seat's hand (owner)" in e.message
+
+
+def test_telling_a_seat_a_whole_hand_is_a_leak_though_one_card_of_it_is_passed():
+    e = leak("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                announce to left(p) "{p} holds {p.hand}."
+                move top(p.hand) to left(p).hand
+            player 1 chooses x from [1] as "done"
+    """)
+    assert "this announcement to one seat shows the cards of another seat's hand (owner)" in e.message

@@ -31,6 +31,8 @@ GAME = textwrap.dedent("""
             let least = lowest c in pile by c.rank
             if best != none:
                 announce "{best} is the best, {least} the least."
+            else:
+                announce "No red card: {least} is the least."
             for p in players:
                 if best != none and least != none:
                     p.got += best.rank * 10 + least.rank

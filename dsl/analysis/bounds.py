@@ -1,5 +1,8 @@
 """The least and greatest value a number in a rules file can take, worked out from the file's text.
 
+Used by the compiler (a secret number's domain, which the bots imagine it among:
+``dsl.compiler``) and by the bridges (a number choice's action ids: ``interpreter.bridges.actions``).
+
 A number decision needs a fixed block of action ids (actions.py), so the ends of its options
 must be bounded even where they change during the game (``p chooses b from 0 to hand_size``).
 ``Bounds.span(expr)`` is an interval (low, high) that holds every value ``expr`` can have in any
@@ -34,7 +37,12 @@ from rulesrun.dsl.syntax import ast as A
 
 
 class Unbounded(Exception):
-    """Its text says which name or expression has no bound, and why (for the person's message)."""
+    """Its text says which name or expression has no bound, and why (for the person's message);
+    ``pos`` is the assignment that defeats the bound, where one does."""
+
+    def __init__(self, text: str, pos=None):
+        super().__init__(text)
+        self.pos = pos
 
 
 def _walk(node) -> Iterable:
@@ -231,11 +239,11 @@ class Bounds:
                 spans.append(self.span(decl.default, {}, depth + 1) if decl.default is not None else (0, 0))
             for op, expr, pos in bindings:
                 if op in ("+=", "-="):
-                    raise Unbounded(f"{what}, which '{op}' changes at line {pos.line} with no bounds declared")
+                    raise Unbounded(f"{what}, which '{op}' changes at line {pos.line} with no bounds declared", pos)
                 try:
                     spans.append(self.span(expr, {}, depth + 1) if op == "=" else self.elements(expr, {}, depth + 1))
                 except Unbounded as why:
-                    raise Unbounded(f"{what}, given {why} at line {pos.line}") from None
+                    raise Unbounded(f"{what}, given {why} at line {pos.line}", why.pos or pos) from None
             return _hull(spans)
         finally:
             self._busy.discard(key)
@@ -330,3 +338,30 @@ def _text(e) -> str:
     if isinstance(e, A.Players):
         return "players"
     return type(e).__name__.lower()
+
+
+def static_value(consts: dict, players: int):
+    """An evaluator of the expressions that are the same in every game of one configuration, for
+    ``Bounds``: numbers, constants and parameters (``consts``: name -> (value, type)), ``players``,
+    and arithmetic of them; anything else raises ``LookupError``."""
+    def static(e, depth: int = 0):
+        if depth > 50:
+            raise LookupError("too deep")
+        s = lambda x: static(x, depth + 1)  # noqa: E731
+        if isinstance(e, A.Num):
+            return e.value
+        if isinstance(e, A.Players) and e.start is None:
+            return players
+        if isinstance(e, A.Name) and e.id in consts and isinstance(consts[e.id][0], int):
+            return consts[e.id][0]
+        if isinstance(e, A.Neg):
+            return -s(e.operand)
+        if isinstance(e, A.BinOp) and e.op in ("+", "-", "*", "/", "mod"):
+            a, b = s(e.left), s(e.right)
+            if e.op in ("/", "mod") and b == 0:
+                raise LookupError("division by zero")
+            return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0, "mod": a % b if b else 0}[e.op]
+        if isinstance(e, A.Call) and e.func in ("min", "max") and len(e.args) > 1:
+            return (min if e.func == "min" else max)(s(a) for a in e.args)
+        raise LookupError("not static")
+    return static
