@@ -307,7 +307,8 @@ def _combo_key(key, vt, is_zone):
 
 
 def _reads(e, var: str) -> bool:
-    """Whether the expression ``e`` names ``var``."""
+    """Whether the expression ``e`` names ``var`` (not a name of its own that an aggregate, a list
+    comprehension or a 'highest' binds: ``[c for c in p.hand]`` does not read a choice's ``c``)."""
     stack = [e]
     while stack:
         n = stack.pop()
@@ -315,6 +316,8 @@ def _reads(e, var: str) -> bool:
             return True
         if isinstance(n, (list, tuple)):
             stack.extend(n)
+        elif getattr(n, "var", None) == var and hasattr(n, "source"):
+            stack.append(n.source)        # its own 'var' inside; only where it comes from is read here
         elif attrs.has(type(n)):
             stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "pos")
     return False

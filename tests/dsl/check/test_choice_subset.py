@@ -301,3 +301,19 @@ def test_pettingzoo_api_test_on_president():
 
     from rulesrun.interpreter.bridges.pettingzoo import env
     api_test(env(ROOT / "examples/president.rules", 4, ()), num_cycles=300)
+
+
+def test_a_moves_condition_may_use_the_picks_name_for_a_comprehensions_own():
+    # the 'c' of [c for c in ...] is the comprehension's, not the card this choice picks
+    game = tiny_game("""\
+        flow:
+            move every card to pile
+            player 1 chooses:
+                c from pile where c.rank == 4:
+                    announce "picked {c}"
+                "pass" if size([c for c in pile where c.rank == 1]) > 0:
+                    announce "passed"
+        """, allow_leaks=False)
+    state = game.new_initial_state(seed=1)
+    texts = [a.text for a in state.legal_actions()]
+    assert "pass" in texts and len(texts) == 4
