@@ -147,11 +147,11 @@ def _title(base: A.RulesFile) -> str:
 
 
 KIND_WORDS = {"ConstDecl": "const", "DefineDecl": "define", "ProcDecl": "procedure", "ZoneDecl": "zone",
-          "StateDecl": "state", "TeamStateDecl": "team state", "KindDecl": "kind", "ParamDecl": "param",
-          "InvariantDecl": "invariant", "CardsDecl": "'cards:' block", "FlowDecl": "'flow:' block",
-          "PlayersDecl": "'players' line", "ScoreDecl": "score", "WinnersDecl": "'winners' line",
-          "HeuristicDecl": "heuristic", "TeamsDecl": "'teams' line", "GameDecl": "title",
-          "AboutDecl": "description", "VariantDecl": "variants"}
+              "StateDecl": "state", "TeamStateDecl": "team state", "KindDecl": "kind", "ParamDecl": "param",
+              "InvariantDecl": "invariant", "CardsDecl": "'cards:' block", "FlowDecl": "'flow:' block",
+              "PlayersDecl": "'players' line", "ScoreDecl": "score", "WinnersDecl": "'winners' line",
+              "HeuristicDecl": "heuristic", "TeamsDecl": "'teams' line", "GameDecl": "title",
+              "AboutDecl": "description", "VariantDecl": "variants"}
 
 
 def _describe(it) -> str:
