@@ -29,10 +29,6 @@ over-approximation: the real values lie inside it (a condition only removes valu
 """
 from __future__ import annotations
 
-from typing import Iterable
-
-import attrs
-
 from rulesrun.dsl.syntax import ast as A
 
 
@@ -45,17 +41,6 @@ class Unbounded(Exception):
         self.pos = pos
 
 
-def _walk(node) -> Iterable:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (list, tuple)):
-            stack.extend(n)
-        elif attrs.has(type(n)):
-            yield n
-            for f in attrs.fields(type(n)):
-                if f.name != "pos":
-                    stack.append(getattr(n, f.name))
 
 
 def _hull(spans) -> tuple:
@@ -92,7 +77,7 @@ class Bounds:
                 self.params[item.name] = tuple(item.params)
         # the variants in ``items`` are those of the configuration (their declarations follow the
         # file's); a variant that is not played gives nothing
-        for node in _walk([i for i in items if not isinstance(i, A.VariantDecl)]):
+        for node in A.walk([i for i in items if not isinstance(i, A.VariantDecl)]):
             if isinstance(node, A.Let):
                 self._bind(node.name, ("=", node.expr, node.pos))
             elif isinstance(node, A.Assign):

@@ -512,6 +512,21 @@ class VariantDecl(Decl):
     description: str | None = None   # `described as "..."`: its one line, said at the table
 
 
+def walk(node):
+    """Every node under ``node`` (itself first; statements, expressions, declarations; tuples and
+    lists looked into), positions left out."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            yield n
+            for f in attrs.fields(type(n)):
+                if f.name != "pos":
+                    stack.append(getattr(n, f.name))
+
+
 @node
 class ExtendsDecl(Decl):
     """``extends magi`` / ``extends "../base.rules"``, the first line of a variant file

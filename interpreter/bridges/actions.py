@@ -27,7 +27,7 @@ the option's value, never by its position in the list, so ids are stable across 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any
 
 import attrs
 
@@ -68,18 +68,6 @@ class _NotStatic(Exception):
     pass
 
 
-def _walk(node) -> Iterable:
-    """Every attrs node under ``node`` (statements, expressions, declarations)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (list, tuple)):
-            stack.extend(n)
-        elif attrs.has(type(n)):
-            yield n
-            for f in attrs.fields(type(n)):
-                if f.name != "pos":
-                    stack.append(getattr(n, f.name))
 
 
 class ActionSpace:
@@ -103,7 +91,7 @@ class ActionSpace:
                 self._kinds[item.name] = list(item.texts)
             elif isinstance(item, A.ConstDecl):
                 self._consts[item.name] = item.expr
-        for node in _walk(items):
+        for node in A.walk(items):
             if isinstance(node, (A.Choose, A.ChooseBlock)):
                 chooses[(node.pos.line, node.pos.column)] = node
         # the kinds of card: cards whose attributes are all equal (as the compiler deduplicates them)
@@ -169,9 +157,9 @@ class ActionSpace:
                 return moves
             if pick.subset:             # a subset pick: its elements, the moves, then "done"
                 return self._values(d, pick, t[12:], offers_none=False) + moves + [DONE]
-            offers_none = any(isinstance(n, A.NoneLit) for n in _walk(pick.source))
+            offers_none = any(isinstance(n, A.NoneLit) for n in A.walk(pick.source))
             return self._values(d, pick, t[7:], offers_none) + moves
-        offers_none = node is not None and any(isinstance(n, A.NoneLit) for n in _walk(node.source))
+        offers_none = node is not None and any(isinstance(n, A.NoneLit) for n in A.walk(node.source))
         if d.kind == "subset":
             elem = t[5:]
             keys = self._values(d, node, elem, offers_none=False)
