@@ -45,20 +45,6 @@ def paired(a: list, b: list) -> dict:
     return {"a": mean_a, "b": mean_b, "diff": diff, "low": low, "high": high, "p": p}
 
 
-def proportions(ka: int, na: int, kb: int, nb: int) -> dict:
-    """Two shares ka/na and kb/nb: their difference, Newcombe's 95% interval, a two-proportion p."""
-    pa, pb = ka / na, kb / nb
-    la, ua = wilson(ka, na)
-    lb, ub = wilson(kb, nb)
-    diff = pb - pa
-    low = diff - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2)
-    high = diff + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2)
-    pool = (ka + kb) / (na + nb)
-    se = math.sqrt(pool * (1 - pool) * (1 / na + 1 / nb))
-    p = (1.0 if diff == 0 else 0.0) if se == 0 else math.erfc(abs(diff / se) / math.sqrt(2))
-    return {"a": pa, "b": pb, "diff": diff, "low": low, "high": high, "p": p}
-
-
 def clustered(ka: list, na: list, kb: list, nb: list) -> dict:
     """Two shares sum(k)/sum(n), each over games (k_i of n_i choices in game i): the difference, its
     95% interval and p-value, with each share's standard error clustered by game."""

@@ -8,7 +8,8 @@ import textwrap
 import pytest
 
 from rulesrun.interpreter.cli.main import main
-from rulesrun.interpreter.simulate.compare import holm, paired, proportions
+from rulesrun.interpreter.simulate.compare import clustered, holm, paired
+from rulesrun.interpreter.simulate.summary import wilson
 
 # Each player is dealt one card of 1 to 6 and may keep it or take the next card of the deck; the
 # highest card wins.
@@ -140,9 +141,10 @@ def test_paired_differences_and_their_interval():
     assert up["diff"] == 0.5 and up["low"] > 0.35 and up["p"] < 1e-6
 
 
-def test_two_proportions_and_holm():
-    assert proportions(50, 100, 50, 100)["p"] == 1.0
-    far = proportions(10, 100, 60, 100)
+def test_two_shares_and_holm():
+    # one choice a game: the clustered shares are two plain proportions
+    assert clustered([1] * 50 + [0] * 50, [1] * 100, [1] * 50 + [0] * 50, [1] * 100)["p"] == 1.0
+    far = clustered([1] * 10 + [0] * 90, [1] * 100, [1] * 60 + [0] * 40, [1] * 100)
     assert far["low"] > 0.35 and far["p"] < 1e-6
     assert holm([0.001, 0.04, 0.5]) == [True, False, False]      # 0.04 > 0.05 / 2
     assert holm([0.01, 0.02]) == [True, True]
@@ -151,10 +153,11 @@ def test_two_proportions_and_holm():
 def test_option_shares_count_the_choices_of_one_game_together():
     # 10 games each; in A every game's ten choices all go one way or all the other (5 and 5), in B
     # half and half within each game: the same share, and no certainty from 100 choices that are 10
-    from rulesrun.interpreter.simulate.compare import clustered
     a = clustered([10] * 5 + [0] * 5, [10] * 10, [5] * 10, [10] * 10)
     assert a["diff"] == 0 and a["p"] == 1.0
     tilted = clustered([10] * 6 + [0] * 4, [10] * 10, [5] * 10, [10] * 10)
-    naive = proportions(60, 100, 50, 100)
-    assert tilted["high"] - tilted["low"] > 2 * (naive["high"] - naive["low"])   # far less sure
+    (la, ua), (lb, ub) = wilson(60, 100), wilson(50, 100)     # the two shares, as if 100 free choices
+    naive = (((0.5 - lb) ** 2 + (ua - 0.6) ** 2) ** 0.5        # Newcombe's interval's width
+             + ((ub - 0.5) ** 2 + (0.6 - la) ** 2) ** 0.5)
+    assert tilted["high"] - tilted["low"] > 2 * naive           # far less sure
     assert not tilted["p"] < 0.05
