@@ -117,8 +117,6 @@ class English:
             return f"{head} {x(e.expr)} for each {words(e.var)} in {x(e.source)}{cond}"
         if isinstance(e, A.Best):
             cond = f" where {x(e.cond)}" if e.cond is not None else ""
-            if e.kind == "first":
-                return f"the first {words(e.var)} in {x(e.source)}{cond} (none if there is none)"
             keys = ", then by ".join(x(k) for k in e.keys)
             return f"the {e.kind} {words(e.var)} in {x(e.source)}{cond} by {keys}"
         if isinstance(e, A.Ternary):
