@@ -84,17 +84,31 @@ class ZoneInfo:
     name: str
     owner: int | None        # seat for a per-player zone, else None
     family: str | None       # the per-player zone's name
-    visibility: str          # public | owner | facedown | hidden
+    visibility: str          # public | owner | others | facedown | hidden
+
+    def seen_by(self, seat: int) -> bool:
+        """Whether ``seat`` sees the zone's cards (not only how many): every seat a public zone, its
+        owner an ``owner`` zone, every seat but its owner an ``others`` zone."""
+        v = self.visibility
+        return v == "public" or (self.owner is not None and (self.owner == seat) == (v == "owner")
+                                 and v in ("owner", "others"))
 
 
 @attrs.define
 class VarInfo:
     name: str
     type: str
-    visibility: str
+    visibility: str          # public | owner | others | hidden (| on back: card state seen on the card's back)
     initial: Any
     domain: tuple | None = None   # every value it can hold, where the compiler knows (dsl.analysis.facts)
     bounds: tuple | None = None   # (low, high) of a number declared 'from LOW to HIGH'
+
+    def seen_by(self, seat: int, owner: int | None = None) -> bool:
+        """Whether ``seat`` sees the value (of player ``owner``, for player state): every seat a public
+        value, its player an ``owner`` value, every seat but its player an ``others`` value."""
+        v = self.visibility
+        return v == "public" or (owner is not None and (owner == seat) == (v == "owner")
+                                 and v in ("owner", "others"))
 
 
 @attrs.define

@@ -56,6 +56,11 @@ def _text(taint) -> str:
     return sorted(t[2] for t in taint)[0]
 
 
+def _who_cannot(taint) -> str:
+    """Who does not see the secret of ``_text(taint)``: its owner for an ``others`` zone or value."""
+    return "which its owner cannot see" if _text(taint).endswith("(others)") else "which other seats cannot see"
+
+
 class InfoFlow:
     def __init__(self, comp):
         self.c = comp
@@ -105,7 +110,7 @@ class InfoFlow:
         info = self._var(part, i)
         if info is None or info.visibility == "public" or env.get(("shown value", part, i)):
             return NONE
-        if info.visibility == "owner":          # the owner's secret, by declaration
+        if info.visibility in ("owner", "others"):     # a secret of (or from) its player, by declaration
             return frozenset({("var", info.name, f"'{info.name}' ({info.visibility})")})
         return self.var_taint.get((part, i), NONE)   # hidden: what was written to it
 
@@ -465,6 +470,12 @@ class InfoFlow:
                     continue
                 if info.visibility == "owner" and self._same_seat(n.slice, info, mine):
                     continue
+                if info.visibility == "others":     # seen by every seat but its owner
+                    if not self._same_seat(n.slice, info, mine):
+                        continue
+                    if where is not None:
+                        where.append(n.slice)
+                    return f"the cards of its own {info.name} (others)"
                 whose = "another seat's" if info.visibility == "owner" else "the"
                 if where is not None:
                     where.append(n.slice)
@@ -476,6 +487,10 @@ class InfoFlow:
                 if info.visibility == "owner" and var[0] == "pv" and mine is not None \
                         and _shape(n.slice) == mine:
                     continue
+                if info.visibility == "others" and var[0] == "pv":
+                    if mine is None or _shape(n.slice) != mine:
+                        continue
+                    return f"its own '{info.name}' (others)"
                 if info.visibility == "hidden" and not self.var_taint.get(var):
                     continue
                 return f"'{info.name}' ({info.visibility})"
@@ -523,7 +538,7 @@ class InfoFlow:
                 self.changed = True
         if info is not None and info.visibility == "public":
             what = f"team state '{info.name.split(' of ')[0]}'" if team else f"public state '{info.name}'"
-            env = self._leak(s, f"{what} is set from {_text(t)}, which other seats cannot see",
+            env = self._leak(s, f"{what} is set from {_text(t)}, {_who_cannot(t)}",
                              "store it in 'owner' or 'hidden' state, move the cards to a public zone first, "
                              "or write 'reveal ...' where the rules show it", t, env)
         return env
@@ -538,7 +553,7 @@ class InfoFlow:
             whole = getattr(v, "rtype", "") == "zone" and self._zone_of(self._alias(v, env)) is not None
             t = self._zone_cards(v, env) if whole else self.expr(v, env)     # "{p.hand}": its cards
             if t:
-                env = self._leak(s, f"this announcement shows {_text(t)}, which other seats cannot see",
+                env = self._leak(s, f"this announcement shows {_text(t)}, {_who_cannot(t)}",
                                  "announcements are public: move the card to a public zone first, or write "
                                  "'reveal ...' before it where the rules show the value", t, env)
                 break
@@ -578,6 +593,8 @@ class InfoFlow:
             return None
         if info.visibility == "owner" and self._same_seat(zone, info, _shape(seat)):
             return None
+        if info.visibility == "others":
+            return f"the cards of its own {info.name} (others)" if self._same_seat(zone, info, _shape(seat)) else None
         whose = "another seat's" if info.visibility == "owner" else "the"
         return f"the cards of {whose} {info.name} ({info.visibility})"
 
@@ -732,7 +749,7 @@ def analyse(comp) -> tuple[list, set]:
     # (cards that lay in a public zone when written are seen there: not a secret of the value)
     secret = {key for key, t in flow.var_taint.items() if any(x[0] != "fresh" for x in t)}
     for part, table in (("g", comp.globals), ("pv", comp.pvars), ("cv", comp.cvars)):
-        secret |= {(part, i) for i, info in table.values() if info.visibility == "owner"}
+        secret |= {(part, i) for i, info in table.values() if info.visibility in ("owner", "others")}
     return leaks, secret
 
 

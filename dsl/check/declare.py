@@ -260,6 +260,10 @@ class Declarations:
 
     def _zone(self, z: A.ZoneDecl):
         self._check_free(z.name, z.pos)
+        if z.visibility == "others" and not z.per_player:
+            self.err("only a per-player zone has an owner for 'others' to leave out", z.pos,
+                     "write 'zone NAME per player: others' (every seat sees the cards but the owner), "
+                     "or 'public' for a shared zone everyone sees")
         if z.per_player:
             self.families[z.name] = len(self.zones)
             for p in range(self.N):
@@ -280,11 +284,11 @@ class Declarations:
             self.err(f"'{s.name}' is already a per-player zone", s.pos)
         if s.owner == "card" and s.name in self.attrs:
             self.err(f"'{s.name}' is already a card attribute", s.pos)
-        if s.visibility == "owner" and s.owner != "player":
-            self.err("only a player state has an owner who may see it", s.pos,
-                     "use 'public' or 'hidden' here, or declare it as 'player state'")
+        if s.visibility in ("owner", "others") and s.owner != "player":
+            self.err(f"only a player state has an owner who {'may see it' if s.visibility == 'owner' else 'may be left out'}",
+                     s.pos, "use 'public' or 'hidden' here, or declare it as 'player state'")
         if s.visibility == "facedown":
-            self.err("'facedown' is for zones; a value is public, owner or hidden", s.pos)
+            self.err("'facedown' is for zones; a value is public, owner, others or hidden", s.pos)
         t = self._type(s.type)
         if s.default is not None:
             init, dt = self._value(s.default)

@@ -98,8 +98,7 @@ class Known(set):
 
 def _shown_zones(state, seat: int) -> set:
     """The zones whose cards ``seat`` sees."""
-    return {zi for zi, info in enumerate(state.program.zones)
-            if info.visibility == "public" or (info.visibility == "owner" and info.owner == seat)}
+    return {zi for zi, info in enumerate(state.program.zones) if info.seen_by(seat)}
 
 
 def _steps_since(steps, since) -> list | None:

@@ -11,7 +11,7 @@ round the table, and so on, so one policy can play from any seat.
                               the last column counts the cards of the kind it cannot see
     top         (L, K)        the kind of the top card of each location the seat can see
     sizes       (L,)          how many cards each location holds, where that is shown
-                              (public, owner and face-down zones; 0 for hidden zones)
+                              (all but hidden zones; 0 for hidden zones)
     state       (...)         the public game state values, each by its type (below)
     players     (N, ...)      each seat's player state values the seat may see, by type
     card_state  (K, ...)      the public card state of the cards the seat can see, summed by kind
@@ -77,7 +77,7 @@ class Encoder:
         for vi, v in enumerate(prog.player_vars):
             w = self._width(v.type)
             if w and v.visibility != "hidden":
-                cols.append((vi, v.type, col, w, v.visibility == "owner"))
+                cols.append((vi, v, v.type, col, w))
             col += w
         self._pspec = cols
         cols, col = [], 0
@@ -147,8 +147,7 @@ class Encoder:
 
     # ── the tensor ─────────────────────────────────────────────────────────
     def _sees(self, zi: int, seat: int) -> bool:
-        z = self.prog.zones[zi]
-        return z.visibility == "public" or (z.visibility == "owner" and z.owner == seat)
+        return self.prog.zones[zi].seen_by(seat)
 
     def _locations(self, seat: int) -> list:
         """Zone indices by location slot, as seen from ``seat``."""
@@ -201,8 +200,8 @@ class Encoder:
         for r in range(N):
             p = (seat + r) % N
             row = pl[r]
-            for vi, t, col, w, owner in self._pspec:
-                if not owner or p == seat:
+            for vi, v, t, col, w in self._pspec:
+                if v.seen_by(seat, p):
                     put(row[col:col + w], t, pv[vi][p], seat)
         if self._cspec and visible:
             cs = parts["card_state"]

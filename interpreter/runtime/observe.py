@@ -2,11 +2,13 @@
 
     public    everyone sees the cards
     owner     the owning player sees the cards; the others see how many
+    others    every seat but the owner sees the cards; the owner sees how many
     facedown  nobody sees the cards; everyone sees how many
     hidden    nobody sees the cards or how many
 
 State values follow the same words: ``public`` (default) values are seen by all; a player's
-``owner`` value only by that player; ``hidden`` values by nobody.
+``owner`` value only by that player, an ``others`` value by every seat but that player;
+``hidden`` values by nobody.
 """
 from __future__ import annotations
 
@@ -47,8 +49,7 @@ def teams_view(state) -> list:
 
 
 def _sees(prog, state, cid: int, seat: int) -> bool:
-    info = prog.zones[state.loc[cid]]
-    return info.visibility == "public" or (info.visibility == "owner" and info.owner == seat)
+    return prog.zones[state.loc[cid]].seen_by(seat)
 
 
 def observe(state, seat: int, log: bool = True) -> dict:
@@ -61,10 +62,9 @@ def observe(state, seat: int, log: bool = True) -> dict:
     per_player: dict = {}
     for zi, info in enumerate(prog.zones):
         cards = state.z[zi]
-        vis = info.visibility
-        if vis == "public" or (vis == "owner" and info.owner == seat):
+        if info.seen_by(seat):
             view = {"cards": [names[c] for c in cards], "count": len(cards)}
-        elif vis in ("owner", "facedown"):
+        elif info.visibility != "hidden":
             view = {"count": len(cards)}
         else:
             view = {}
@@ -98,7 +98,7 @@ def observe(state, seat: int, log: bool = True) -> dict:
     for p in range(n):
         entry = {"name": prog.player_names[p]}
         for i, v in enumerate(prog.player_vars):
-            if v.visibility == "public" or (v.visibility == "owner" and p == seat):
+            if v.seen_by(seat, p):
                 entry[v.name] = value_display(prog, v.type)(state.pv[i][p])
         for fam, views in per_player.items():
             entry[fam] = views[p]
@@ -130,14 +130,12 @@ def observe(state, seat: int, log: bool = True) -> dict:
 
 
 def hidden_cards(state, seat: int) -> list[int]:
-    """The cards whose identity ``seat`` cannot see: in others' owner zones, face-down or hidden zones."""
+    """The cards whose identity ``seat`` cannot see: in zones it does not see (``ZoneInfo.seen_by``)."""
     prog = state._prog
     out = []
     for zi, info in enumerate(prog.zones):
-        vis = info.visibility
-        if vis == "public" or (vis == "owner" and info.owner == seat):
-            continue
-        out.extend(state.z[zi])
+        if not info.seen_by(seat):
+            out.extend(state.z[zi])
     return out
 
 
@@ -146,8 +144,7 @@ def visible_cards(state, seat: int) -> set[int]:
     prog = state._prog
     out: set[int] = set()
     for zi, info in enumerate(prog.zones):
-        vis = info.visibility
-        if vis == "public" or (vis == "owner" and info.owner == seat):
+        if info.seen_by(seat):
             out.update(state.z[zi])
     return out
 
@@ -289,8 +286,8 @@ def _beliefs(state, seat: int, known) -> tuple:
         z = where.get(c)
         if z is None or z == loc[c]:
             fixed.add(c)
-        elif zones[z].visibility == "facedown" or (zones[z].visibility == "owner" and zones[z].owner != seat):
-            displaced.append((c, z))        # (a facedown zone: unseen even by its owner)
+        elif zones[z].visibility != "hidden" and not zones[z].seen_by(seat):
+            displaced.append((c, z))        # (a zone whose count it sees, not its cards)
         # (believed somewhere it cannot be: the card is one the seat does not know)
     return fixed, sorted(displaced)
 
@@ -391,7 +388,7 @@ def _redraw_values(S, prog, seat: int, rng) -> None:
             continue
         row = S.pv[i] = list(S.pv[i])
         for p in range(len(row)):
-            if v.visibility == "hidden" or p != seat:
+            if not v.seen_by(seat, p):
                 row[p] = draw("pv", i, p, v.domain)
     for i, v in enumerate(prog.card_vars):
         if v.visibility != "public" and v.domain and len(v.domain) > 1:

@@ -45,18 +45,19 @@ def public_view(state, log: bool = True) -> dict:
     if log:
         obs["log"] = state.log()      # the public announcements only: none told to seat 0 alone
     obs["seat"] = None
-    private_families = {z.family for z in prog.zones if z.visibility == "owner" and z.owner is not None}
+    # (what seat 0 sees that not everyone does: its own owner zones, the others' 'others' zones)
+    private_families = {z.family for z in prog.zones if z.visibility in ("owner", "others") and z.owner is not None}
     private_zones = {z.name for z in prog.zones if z.visibility == "owner" and z.owner is None}
     for name in private_zones:          # a shared zone only its owner sees (none, when shared)
         view = obs["zones"].get(name) or {}
         obs["zones"][name] = {"count": view["count"]} if "count" in view else {}
-    me = obs["players"][0]
-    for fam in private_families:
-        if isinstance(me.get(fam), dict) and "count" in me[fam]:
-            me[fam] = {"count": me[fam]["count"]}
-    for v in prog.player_vars:
-        if v.visibility != "public":
-            me.pop(v.name, None)
+    for entry in obs["players"]:
+        for fam in private_families:
+            if isinstance(entry.get(fam), dict) and "count" in entry[fam]:
+                entry[fam] = {"count": entry[fam]["count"]}
+        for v in prog.player_vars:
+            if v.visibility != "public":
+                entry.pop(v.name, None)
     # per-card state of the cards in public zones only, read card by card (a name may be shared by
     # a card in a public zone and another in seat 0's hand)
     public_ids = [c for zi, z in enumerate(prog.zones) if z.visibility == "public" for c in state.zones[zi]]

@@ -246,7 +246,8 @@ def test_a_subset_in_progress_is_part_of_the_tensor():
     assert before.sum() == 0 and after.sum() == 1
 
 
-@pytest.mark.parametrize("path", ["games/magic_shop.rules", "games/magi.rules", "games/gachapon.rules"])
+@pytest.mark.parametrize("path", ["games/magic_shop.rules", "games/magi.rules", "games/gachapon.rules",
+                                  "tests/flow_corpus/honest/others_hint_and_play.rules"])   # hands facing out
 def test_the_tensor_shows_nothing_the_seat_may_not_see(path):
     """Deal the cards a seat cannot see again (observe.resample): its tensor must not change;
     another seat's tensor, which sees other cards, does."""
