@@ -79,6 +79,16 @@ class Budget:
         self.budget = MAX_STEPS
 
 
+def _sees(public: bool, visibility: str, owner: int | None, seat: int) -> bool:
+    """The one rule of who sees a zone's cards or a value: everyone if public; else, where there is
+    an owner, the owner (``owner``) or everyone but the owner (``others``); else nobody."""
+    if public:
+        return True
+    if owner is None:
+        return False
+    return owner == seat if visibility == "owner" else owner != seat if visibility == "others" else False
+
+
 @attrs.define
 class ZoneInfo:
     name: str
@@ -89,9 +99,7 @@ class ZoneInfo:
     def seen_by(self, seat: int) -> bool:
         """Whether ``seat`` sees the zone's cards (not only how many): every seat a public zone, its
         owner an ``owner`` zone, every seat but its owner an ``others`` zone."""
-        v = self.visibility
-        return v == "public" or (self.owner is not None and (self.owner == seat) == (v == "owner")
-                                 and v in ("owner", "others"))
+        return _sees(self.visibility == "public", self.visibility, self.owner, seat)
 
 
 @attrs.define
@@ -112,9 +120,7 @@ class VarInfo:
     def seen_by(self, seat: int, owner: int | None = None) -> bool:
         """Whether ``seat`` sees the value (of player ``owner``, for player state): every seat a public
         value, its player an ``owner`` value, every seat but its player an ``others`` value."""
-        v = self.visibility
-        return self.public or (owner is not None and (owner == seat) == (v == "owner")
-                                 and v in ("owner", "others"))
+        return _sees(self.public, self.visibility, owner, seat)
 
 
 @attrs.define

@@ -351,13 +351,11 @@ class Statements:
         out: list = [Reveal(values, s.pos, to=seat)]
         for i, (v, t) in enumerate(typed):
             key = _state_key(v)
-            if key is None and s.pos is not None:
+            if key is None and s.pos is not None and t != T.FAMILY:
                 part = "zone" if t == T.ZONE else "local" if t in (T.CARD, T.list_of(T.CARD)) else "value"
                 key = (K(part), K(s.pos.line), K(i))
                 if part == "zone":
                     v = call("list", sub(St("z"), v))
-                elif t == T.FAMILY:
-                    continue
             if key is not None:
                 if seat is not None:
                     key = (*key, seat)

@@ -7,20 +7,10 @@ from __future__ import annotations
 import pytest
 
 from rulesrun.interpreter import load_game_text
-from tests.support import wins
+from tests.support import tiny_header, wins
 
-PLAY_THE_RED = """
-game "Play The Red"
-players 2
-kind Suit: Red, Blue, Green
-cards:
-    suit: Suit
-    rank: number
-    shown as "{suit} {rank}"
-    for suit in Suit, rank in 1 to 4
-zone deck: facedown
-zone table: public
-zone hand per player: others
+PLAY_THE_RED = tiny_header("Play The Red", 2, "Red, Blue, Green", zones=(
+    "deck: facedown", "table: public", "hand per player: others")) + """\
 card state told: Suit = none, on back
 card state not_red: yes/no = no, on back
 invariant "a hint is true of its card" for every card c: (c.told == none or c.told == c.suit) and not (c.not_red and c.suit == Red)

@@ -10,7 +10,7 @@ from rulesrun.interpreter import load_game_text
 from rulesrun.interpreter.bots.agents import Memory
 from rulesrun.interpreter.checking.leaks import twin_leak
 from rulesrun.interpreter.runtime.observe import resample, revealed_cards, visible_cards
-from tests.support import ROOT
+from tests.support import ROOT, tiny_header
 
 SHOWN = ROOT / "tests" / "flow_corpus" / "honest" / "hand_shown_to_one_player.rules"
 
@@ -57,18 +57,8 @@ def test_the_private_announcement_of_a_zone_tells_its_cards():
     assert all(n in told for n in s.cards("hand", 0) if n) and "hand of" not in told
 
 
-REVEALED_VALUE = """\
-game "Guilty Or Not"
-players 2
-kind Suit: Red, Blue
-cards:
-    suit: Suit
-    rank: number
-    shown as "{suit} {rank}"
-    for suit in Suit, rank in 1 to 4
-zone deck: facedown
-zone table: public
-zone hand per player: owner
+REVEALED_VALUE = tiny_header("Guilty Or Not", 2, "Red, Blue", zones=("deck: facedown", "table: public",
+                                                                      "hand per player: owner")) + """\
 flow:
     shuffle deck
     deal 2 from deck to hand
