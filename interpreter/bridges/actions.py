@@ -94,6 +94,9 @@ class ActionSpace:
         for node in A.walk(items):
             if isinstance(node, (A.Choose, A.ChooseBlock)):
                 chooses[(node.pos.line, node.pos.column)] = node
+            elif isinstance(node, A.Window):        # one choice block, asked of each seat: its moves and "pass"
+                chooses[(node.pos.line, node.pos.column)] = A.ChooseBlock(pos=node.pos, player=A.Name(
+                    pos=node.pos, id=node.var), branches=node.offered())
         # the kinds of card: cards whose attributes are all equal (as the compiler deduplicates them)
         attrs_ = list(prog.card_attrs)
         ncards = len(prog.card_names)

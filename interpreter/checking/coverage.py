@@ -109,7 +109,7 @@ def branches_of(rules) -> list[Branch]:
             else:
                 cond, body = s.branches[-1]
                 out.append(Branch("implicit else", cond.pos, cond.pos, body[0].pos if body else None))
-        elif isinstance(s, A.ChooseBlock):     # each option of a choice block taken once
+        elif isinstance(s, (A.ChooseBlock, A.Window)):     # each option of a choice block (a window) taken once
             out.extend(Branch("option", b.body[0].pos) for b in s.branches
                        if b.body and not isinstance(b.body[0], A.Pass))
         elif isinstance(s, A.Choose) and s.if_able and s.cond is not None:
