@@ -143,8 +143,10 @@ class Tracer:
             for body in _bodies(s):
                 for stmt, nxt in zip(body, body[1:]):
                     if isinstance(stmt, A.Reveal):
-                        after[nxt.pos] = stmt
-        self.reveal = {name: {line: after[pos] for line, pos in t.items() if pos in after}
+                        after[(nxt.pos.file, nxt.pos.line)] = stmt
+        # (by the rules line: the code of an 'if' or a loop is placed at its condition, not the keyword)
+        self.reveal = {name: {line: after[(pos.file, pos.line)] for line, pos in t.items()
+                              if pos is not None and (pos.file, pos.line) in after}
                        for name, t in self.table.items()}
         self.on_reveal = on_reveal
 
