@@ -327,9 +327,10 @@ class GameChecker:
         upto = len(self.indices) if self.opaque is None else self.opaque - 1
         if len(unseen) < 2 or upto < 0:
             return
-        self.counts["no derived leaks"] += 1
         try:
-            twin_leak(self.game, seed, state.hist, self.indices[:upto], s, unseen, rng)
+            # counted when the twin compared a step at least (not when it could not follow at once)
+            if twin_leak(self.game, seed, state.hist, self.indices[:upto], s, unseen, rng):
+                self.counts["no derived leaks"] += 1
         except Leak as e:
             at = ""
             if e.step is not None:

@@ -15,7 +15,7 @@ from rulesrun.interpreter.runtime.observe import resample  # noqa: E402
 from tests.support import ROOT  # noqa: E402
 from tests.support import tiny_game, tiny_header
 FILES = ["games/magic_shop.rules", "games/gachapon.rules", "games/magi.rules", "examples/crazy_eights.rules",
-         "examples/hearts.rules", "examples/oh_hell.rules", "examples/whist.rules"]
+         "examples/hearts.rules", "examples/oh_hell.rules", "examples/whist.rules", "examples/uno.rules"]
 
 
 
