@@ -43,7 +43,7 @@ _LISTS = ("pending", "private")
 _GUARD, _LOOP = ("guard",), ("loop",)
 
 # what a define's body sees of its caller's state of knowledge besides its arguments
-_INHERITED = ("shown zone", "shown value")
+_INHERITED = ("shown zone", "shown value", "shown zone to", "shown value to")
 
 
 def _join(*taints):
@@ -56,6 +56,11 @@ def _join(*taints):
 
 def _text(taint) -> str:
     return sorted(t[2] for t in taint)[0]
+
+
+def _who_cannot(taint) -> str:
+    """Who does not see the secret of ``_text(taint)``: its owner for an ``others`` zone or value."""
+    return "which its owner cannot see" if _text(taint).endswith("(others)") else "which other seats cannot see"
 
 
 class InfoFlow:
@@ -105,9 +110,9 @@ class InfoFlow:
 
     def _var_taint(self, part: str, i: int, env: dict):
         info = self._var(part, i)
-        if info is None or info.visibility == "public" or env.get(("shown value", part, i)):
+        if info is None or info.public or env.get(("shown value", part, i)):
             return NONE
-        if info.visibility == "owner":          # the owner's secret, by declaration
+        if info.visibility in ("owner", "others"):     # a secret of (or from) its player, by declaration
             return frozenset({("var", info.name, f"'{info.name}' ({info.visibility})")})
         return self.var_taint.get((part, i), NONE)   # hidden: what was written to it
 
@@ -268,6 +273,8 @@ class InfoFlow:
             elif f in self.procs:
                 self._call(f, call.args[1:], env)
             return env
+        if isinstance(s, Reveal) and s.to is not None:
+            return self._reveal_to(s, env)
         if isinstance(s, Reveal):
             env = dict(env)
             for v in s.values:
@@ -510,21 +517,33 @@ class InfoFlow:
             elif isinstance(n, ast.Subscript) and isinstance(n.value, St) and n.value.which == "z" \
                     and id(n) not in counted:
                 info = self._zone_of(n.slice)
-                if info is None or info.visibility == "public" or env.get(("shown zone", info.family or info.name)):
+                if info is None or info.visibility == "public" or env.get(("shown zone", info.family or info.name)) \
+                        or self._shown_to(n.slice, mine, env):
                     continue
                 if info.visibility == "owner" and self._same_seat(n.slice, info, mine):
                     continue
+                if info.visibility == "others":     # seen by every seat but its owner
+                    if not self._same_seat(n.slice, info, mine):
+                        continue
+                    if where is not None:
+                        where.append(n.slice)
+                    return f"the cards of its own {info.name} (others)"
                 whose = "another seat's" if info.visibility == "owner" else "the"
                 if where is not None:
                     where.append(n.slice)
                 return f"the cards of {whose} {info.name} ({info.visibility})"
             elif (var := _state_read(n)) is not None and var[0] != "z":
                 info = self._var(*var)
-                if info is None or info.visibility == "public" or env.get(("shown value", *var)):
+                if info is None or info.public or env.get(("shown value", *var)) \
+                        or self._shown_to(n, mine, env):
                     continue
                 if info.visibility == "owner" and var[0] == "pv" and mine is not None \
                         and _shape(n.slice) == mine:
                     continue
+                if info.visibility == "others" and var[0] == "pv":
+                    if mine is None or _shape(n.slice) != mine:
+                        continue
+                    return f"its own '{info.name}' (others)"
                 if info.visibility == "hidden" and not self.var_taint.get(var):
                     continue
                 return f"'{info.name}' ({info.visibility})"
@@ -545,6 +564,30 @@ class InfoFlow:
         if t and not t <= old:
             self.ret_taint[self.cur] = old | t
             self.changed = True
+
+    def _reveal_to(self, s, env) -> dict:
+        """``reveal X to SEAT``: that seat sees X from here — a zone's cards, a state value (as
+        written: ``(player 1).hand`` shown to ``player 2``); the others do not, so public sinks
+        still refuse it. A local told to one seat is followed no further (what a private
+        announcement or a decision of that seat reads of a local is not a leak already)."""
+        env = dict(env)
+        seat = _shape(s.to)
+        for v in s.values:
+            zone, var = self._zone_of(self._alias(v, env)), _state_read(v)
+            if getattr(v, "rtype", "") == "zone" and zone is not None:
+                env[("shown zone to", _shape(self._alias(v, env)), seat)] = True
+            elif var is not None:
+                env[("shown value to", *var, _shape(v.slice), seat)] = True
+        return env
+
+    def _shown_to(self, zone_or_read, seat, env) -> bool:
+        """Whether the zone (an expression) or the state read was revealed to ``seat`` (a shape)."""
+        if seat is None:
+            return False
+        var = _state_read(zone_or_read)
+        if var is not None and var[0] != "z":
+            return env.get(("shown value to", *var, _shape(zone_or_read.slice), seat)) is True
+        return env.get(("shown zone to", _shape(self._alias(zone_or_read, env)), seat)) is True
 
     def _revealed(self, node, env) -> bool:
         return env.get(("revealed", ast.dump(node))) is True
@@ -570,9 +613,9 @@ class InfoFlow:
             if not t <= old:
                 self.var_taint[key] = old | t
                 self.changed = True
-        if info is not None and info.visibility == "public":
+        if info is not None and info.public:
             what = f"team state '{info.name.split(' of ')[0]}'" if team else f"public state '{info.name}'"
-            env = self._leak(s, f"{what} is set from {_text(t)}, which other seats cannot see",
+            env = self._leak(s, f"{what} is set from {_text(t)}, {_who_cannot(t)}",
                              "store it in 'owner' or 'hidden' state, move the cards to a public zone first, "
                              "or write 'reveal ...' where the rules show it", t, env)
         return env
@@ -587,7 +630,7 @@ class InfoFlow:
             whole = getattr(v, "rtype", "") == "zone" and self._zone_of(self._alias(v, env)) is not None
             t = self._zone_cards(v, env) if whole else self.expr(v, env)     # "{p.hand}": its cards
             if t:
-                env = self._leak(s, f"this announcement shows {_text(t)}, which other seats cannot see",
+                env = self._leak(s, f"this announcement shows {_text(t)}, {_who_cannot(t)}",
                                  "announcements are public: move the card to a public zone first, or write "
                                  "'reveal ...' before it where the rules show the value", t, env)
                 break
@@ -623,10 +666,13 @@ class InfoFlow:
 
     def _unseen_zone(self, zone, info, seat, env) -> str | None:
         """What a seat does not see of the zone ``zone`` (``info``), as a text, or None."""
-        if info.visibility == "public" or env.get(("shown zone", info.family or info.name)):
+        if info.visibility == "public" or env.get(("shown zone", info.family or info.name)) \
+                or self._shown_to(zone, _shape(seat), env):
             return None
         if info.visibility == "owner" and self._same_seat(zone, info, _shape(seat)):
             return None
+        if info.visibility == "others":
+            return f"the cards of its own {info.name} (others)" if self._same_seat(zone, info, _shape(seat)) else None
         whose = "another seat's" if info.visibility == "owner" else "the"
         return f"the cards of {whose} {info.name} ({info.visibility})"
 
@@ -793,7 +839,7 @@ def analyse(comp) -> tuple[list, set]:
     # (cards that lay in a public zone when written are seen there: not a secret of the value)
     secret = {key for key, t in flow.var_taint.items() if any(x[0] != "fresh" for x in t)}
     for part, table in (("g", comp.globals), ("pv", comp.pvars), ("cv", comp.cvars)):
-        secret |= {(part, i) for i, info in table.values() if info.visibility == "owner"}
+        secret |= {(part, i) for i, info in table.values() if info.visibility in ("owner", "others")}
     return leaks, secret
 
 

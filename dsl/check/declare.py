@@ -260,6 +260,10 @@ class Declarations:
 
     def _zone(self, z: A.ZoneDecl):
         self._check_free(z.name, z.pos)
+        if z.visibility == "others" and not z.per_player:
+            self.err("only a per-player zone has an owner for 'others' to leave out", z.pos,
+                     "write 'zone NAME per player: others' (every seat sees the cards but the owner), "
+                     "or 'public' for a shared zone everyone sees")
         if z.per_player:
             self.families[z.name] = len(self.zones)
             for p in range(self.N):
@@ -280,11 +284,14 @@ class Declarations:
             self.err(f"'{s.name}' is already a per-player zone", s.pos)
         if s.owner == "card" and s.name in self.attrs:
             self.err(f"'{s.name}' is already a card attribute", s.pos)
-        if s.visibility == "owner" and s.owner != "player":
-            self.err("only a player state has an owner who may see it", s.pos,
-                     "use 'public' or 'hidden' here, or declare it as 'player state'")
+        if s.visibility in ("owner", "others") and s.owner != "player":
+            self.err(f"only a player state has an owner who {'may see it' if s.visibility == 'owner' else 'may be left out'}",
+                     s.pos, "use 'public' or 'hidden' here, or declare it as 'player state'")
+        if s.visibility == "on back" and s.owner != "card":
+            self.err("only a card has a back to show a value on", s.pos,
+                     "declare it as 'card state ...', or use 'public', 'owner', 'others' or 'hidden'")
         if s.visibility == "facedown":
-            self.err("'facedown' is for zones; a value is public, owner or hidden", s.pos)
+            self.err("'facedown' is for zones; a value is public, owner, others or hidden", s.pos)
         t = self._type(s.type)
         if s.default is not None:
             init, dt = self._value(s.default)
@@ -339,8 +346,12 @@ class Declarations:
 
     def _player_fn(self, var: str, e: A.Expr, want: str, what: str):
         """f(S, p): an expression about one player, such as the score."""
+        return self._item_fn(var, T.PLAYER, e, want, what)
+
+    def _item_fn(self, var: str, typ: str, e: A.Expr, want: str, what: str):
+        """f(S, x): an expression about one player (the score) or one card (an invariant of each card)."""
         scope = Scope("py")
-        slot = scope.bind(var, T.PLAYER, e.pos, self)
+        slot = scope.bind(var, typ, e.pos, self)
         src, t = self.expr(e, scope)
         self._expect(t, want, e.pos, what)
         return self.gen.lambda_(["S", scope.ref(slot)], src, e.pos, what)

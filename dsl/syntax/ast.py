@@ -292,9 +292,11 @@ class VariantTest(Expr):
 
 @node
 class Reveal(Stmt):
-    """The rules make these values public here (a card shown, a bid turned face up): a statement
-    for the information-flow check; nothing changes at run time."""
+    """The rules show these values here (a card shown, a bid turned face up): to every seat, or
+    with ``to`` to that player alone (a hand shown to the challenger). For the information-flow
+    check; at run time the values shown are noted in the state (``State.revealed``)."""
     exprs: tuple
+    to: Expr | None = None
 
 
 @node
@@ -519,6 +521,7 @@ class WinnersDecl(Decl):
 class InvariantDecl(Decl):
     text: str
     expr: Expr
+    card: str | None = None      # 'for every card c': a property of each card alone (bots deal by it too)
 
     @property
     def key(self):

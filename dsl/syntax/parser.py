@@ -276,6 +276,9 @@ class _Builder(Transformer):
     def visibility(self, meta, c):
         return str(c[0])
 
+    def on_back(self, meta, c):
+        return "on back"
+
     def owner_kind(self, meta, c):
         return str(c[0])
 
@@ -367,7 +370,10 @@ class _Builder(Transformer):
                            shown=tuple(e[1] for e in c), name_pos=tuple(e[2] for e in c))
 
     def invariant_decl(self, meta, c):
-        return A.InvariantDecl(pos=self._pos(meta), text=c[0].value[1:-1], expr=c[1])
+        return A.InvariantDecl(pos=self._pos(meta), text=c[0].value[1:-1], expr=c[2], card=c[1])
+
+    def invariant_card(self, meta, c):
+        return str(c[0])
 
     def variant_decl(self, meta, c):
         return A.VariantDecl(pos=self._pos(meta), name=str(c[0]), when=c[1], description=c[2],
@@ -493,7 +499,11 @@ class _Builder(Transformer):
         return A.Announce(pos=self._pos(meta), text=self._string(c[1]), to=c[0])
 
     def reveal_stmt(self, meta, c):
-        return A.Reveal(pos=self._pos(meta), exprs=tuple(c))
+        *exprs, to = c
+        return A.Reveal(pos=self._pos(meta), exprs=tuple(exprs), to=to)
+
+    def reveal_to(self, meta, c):
+        return c[0]
 
     def pass_stmt(self, meta, c):
         return A.Pass(pos=self._pos(meta))

@@ -20,9 +20,12 @@ from rulesrun.interpreter.authoring.diff import changes, variant_blocks
 from rulesrun.interpreter.authoring.english import Context, English, Step, anchor, cap, title, words
 
 _SEES = {"public": "everyone sees its cards", "owner": "its owner sees its cards; the others see how many",
+         "others": "every other player sees its cards; its owner sees how many",
          "facedown": "nobody sees its cards; everyone sees how many", "hidden": "nobody sees it"}
 _SEES_SHARED = {"owner": "nobody sees its cards; everyone sees how many"}
-_VALUE_SEES = {"public": "everyone", "owner": "only that player", "hidden": "nobody"}
+_VALUE_SEES = {"public": "everyone", "owner": "only that player", "others": "everyone but that player",
+               "on back": "everyone, on the card's back, wherever it lies",
+               "hidden": "nobody"}
 _DECORATION = re.compile(r"^[\s─━═—–\-=*#]*$")
 _MAX_ROWS = 25
 

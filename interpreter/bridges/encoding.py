@@ -11,10 +11,13 @@ round the table, and so on, so one policy can play from any seat.
                               the last column counts the cards of the kind it cannot see
     top         (L, K)        the kind of the top card of each location the seat can see
     sizes       (L,)          how many cards each location holds, where that is shown
-                              (public, owner and face-down zones; 0 for hidden zones)
+                              (all but hidden zones; 0 for hidden zones)
     state       (...)         the public game state values, each by its type (below)
     players     (N, ...)      each seat's player state values the seat may see, by type
     card_state  (K, ...)      the public card state of the cards the seat can see, summed by kind
+    backs       (L, B, ...)   the ``on back`` card state of the cards the seat sees only the backs of,
+                              by location and place in it (bottom first); B is the number of cards
+                              (0 when the file has no such state)
 
 K is the number of kinds of card (cards whose printed attributes are all equal are one kind),
 L = shared zones + per-player zones × N, G the number of decision groups. A value is encoded by
@@ -54,10 +57,13 @@ class Encoder:
         self.S = S = max([len(g.keys) - 1 for g in space.groups if g.subset], default=0)
         self.width_state = sum(self._width(v.type) for v in prog.globals)
         self.width_player = sum(self._width(v.type) for v in prog.player_vars)
-        self.width_card = sum(self._width(v.type) for v in prog.card_vars if v.visibility == "public")
+        self.width_card = sum(self._width(v.type) for v in prog.card_vars if v.public)
+        self.width_back = sum(self._width(prog.card_vars[i].type) for i in prog.backs)
+        self.B = B = len(prog.card_names) if self.width_back else 0   # places in a location
         self.layout = [("to_move", (N + 1,)), ("decision", (G,)), ("subset", (S,)), ("cards", (K, L + 1)),
                        ("top", (L, K)), ("sizes", (L,)), ("state", (self.width_state,)),
-                       ("players", (N, self.width_player)), ("card_state", (K, self.width_card))]
+                       ("players", (N, self.width_player)), ("card_state", (K, self.width_card)),
+                       ("backs", (L, B, self.width_back))]
         self._slices = []
         i = 0
         for name, shape in self.layout:
@@ -77,18 +83,26 @@ class Encoder:
         for vi, v in enumerate(prog.player_vars):
             w = self._width(v.type)
             if w and v.visibility != "hidden":
-                cols.append((vi, v.type, col, w, v.visibility == "owner"))
+                cols.append((vi, v, v.type, col, w))
             col += w
         self._pspec = cols
         cols, col = [], 0
         for vi, v in enumerate(prog.card_vars):
-            if v.visibility != "public":
+            if not v.public:
                 continue
             w = self._width(v.type)
             if w:
                 cols.append((vi, v.type, col, w))
             col += w
         self._cspec = cols
+        cols, col = [], 0
+        for vi in prog.backs:
+            v = prog.card_vars[vi]
+            w = self._width(v.type)
+            if w:
+                cols.append((vi, v.type, col, w))
+            col += w
+        self._bspec = cols
         self._locs = [self._locations(seat) for seat in range(N)]
         self._seen_by = [[self._sees(zi, seat) for zi in range(len(prog.zones))] for seat in range(N)]
         self._hidden = [z.visibility == "hidden" for z in prog.zones]
@@ -147,8 +161,7 @@ class Encoder:
 
     # ── the tensor ─────────────────────────────────────────────────────────
     def _sees(self, zi: int, seat: int) -> bool:
-        z = self.prog.zones[zi]
-        return z.visibility == "public" or (z.visibility == "owner" and z.owner == seat)
+        return self.prog.zones[zi].seen_by(seat)
 
     def _locations(self, seat: int) -> list:
         """Zone indices by location slot, as seen from ``seat``."""
@@ -181,6 +194,7 @@ class Encoder:
         cards, top, sizes = parts["cards"], parts["top"], parts["sizes"]
         visible: list[int] = []
         sees, hidden, zones = self._seen_by[seat], self._hidden, state.zones
+        unseen = []         # (slot, cards) of the locations whose count only the seat sees
         for slot, zi in enumerate(self._locs[seat]):
             z = zones[zi]
             if sees[zi] and z:
@@ -190,6 +204,8 @@ class Encoder:
                 visible.extend(z)
             if not hidden[zi]:
                 sizes[slot] = len(z)
+                if not sees[zi] and z:
+                    unseen.append((slot, z))
         cards[:, L] = self.class_total - cards[:, :L].sum(axis=1)
         put = self._put
         st = parts["state"]
@@ -201,8 +217,8 @@ class Encoder:
         for r in range(N):
             p = (seat + r) % N
             row = pl[r]
-            for vi, t, col, w, owner in self._pspec:
-                if not owner or p == seat:
+            for vi, v, t, col, w in self._pspec:
+                if v.seen_by(seat, p):
                     put(row[col:col + w], t, pv[vi][p], seat)
         if self._cspec and visible:
             cs = parts["card_state"]
@@ -212,6 +228,15 @@ class Encoder:
                 for c in visible:
                     if row[c] is not None:
                         put(cs[cls[c], col:col + w], t, row[c], seat)
+        if self._bspec and unseen:
+            bk = parts["backs"]
+            cv = state.card_values
+            for vi, t, col, w in self._bspec:
+                row = cv[vi]
+                for slot, z in unseen:
+                    for place, c in enumerate(z):
+                        if row[c] is not None:
+                            put(bk[slot, place, col:col + w], t, row[c], seat)
         return out
 
     def split(self, tensor: np.ndarray) -> dict:

@@ -2,11 +2,13 @@
 
     public    everyone sees the cards
     owner     the owning player sees the cards; the others see how many
+    others    every seat but the owner sees the cards; the owner sees how many
     facedown  nobody sees the cards; everyone sees how many
     hidden    nobody sees the cards or how many
 
 State values follow the same words: ``public`` (default) values are seen by all; a player's
-``owner`` value only by that player; ``hidden`` values by nobody.
+``owner`` value only by that player, an ``others`` value by every seat but that player;
+``hidden`` values by nobody.
 """
 from __future__ import annotations
 
@@ -47,8 +49,7 @@ def teams_view(state) -> list:
 
 
 def _sees(prog, state, cid: int, seat: int) -> bool:
-    info = prog.zones[state.loc[cid]]
-    return info.visibility == "public" or (info.visibility == "owner" and info.owner == seat)
+    return prog.zones[state.loc[cid]].seen_by(seat)
 
 
 def observe(state, seat: int, log: bool = True) -> dict:
@@ -59,13 +60,15 @@ def observe(state, seat: int, log: bool = True) -> dict:
     names = prog.card_names
     zones: dict = {}
     per_player: dict = {}
+    backs = prog.backs
     for zi, info in enumerate(prog.zones):
         cards = state.z[zi]
-        vis = info.visibility
-        if vis == "public" or (vis == "owner" and info.owner == seat):
+        if info.seen_by(seat):
             view = {"cards": [names[c] for c in cards], "count": len(cards)}
-        elif vis in ("owner", "facedown"):
+        elif info.visibility != "hidden":
             view = {"count": len(cards)}
+            if backs and cards:
+                view["backs"] = backs_of(state, cards)
         else:
             view = {}
         if info.owner is None:
@@ -79,7 +82,7 @@ def observe(state, seat: int, log: bool = True) -> dict:
     if prog.card_vars and visible:
         ids = state._game._ids_by_name
         for i, v in enumerate(prog.card_vars):
-            if v.visibility != "public":
+            if not v.public:
                 continue
             shown = value_display(prog, v.type)
             values = {}
@@ -98,7 +101,7 @@ def observe(state, seat: int, log: bool = True) -> dict:
     for p in range(n):
         entry = {"name": prog.player_names[p]}
         for i, v in enumerate(prog.player_vars):
-            if v.visibility == "public" or (v.visibility == "owner" and p == seat):
+            if v.seen_by(seat, p):
                 entry[v.name] = value_display(prog, v.type)(state.pv[i][p])
         for fam, views in per_player.items():
             entry[fam] = views[p]
@@ -129,15 +132,26 @@ def observe(state, seat: int, log: bool = True) -> dict:
     return obs
 
 
+def backs_of(state, cards) -> dict:
+    """The ``on back`` card state of these cards (a zone's, bottom first), by place: what a seat
+    that sees only their backs sees of them — what a holder was told of the cards it holds facing out."""
+    prog = state._prog
+    out = {}
+    for i in prog.backs:
+        v = prog.card_vars[i]
+        shown = value_display(prog, v.type)
+        row = state.cv[i]
+        out[v.name] = [None if row[c] is None else shown(row[c]) for c in cards]
+    return out
+
+
 def hidden_cards(state, seat: int) -> list[int]:
-    """The cards whose identity ``seat`` cannot see: in others' owner zones, face-down or hidden zones."""
+    """The cards whose identity ``seat`` cannot see: in zones it does not see (``ZoneInfo.seen_by``)."""
     prog = state._prog
     out = []
     for zi, info in enumerate(prog.zones):
-        vis = info.visibility
-        if vis == "public" or (vis == "owner" and info.owner == seat):
-            continue
-        out.extend(state.z[zi])
+        if not info.seen_by(seat):
+            out.extend(state.z[zi])
     return out
 
 
@@ -146,8 +160,7 @@ def visible_cards(state, seat: int) -> set[int]:
     prog = state._prog
     out: set[int] = set()
     for zi, info in enumerate(prog.zones):
-        vis = info.visibility
-        if vis == "public" or (vis == "owner" and info.owner == seat):
+        if info.seen_by(seat):
             out.update(state.z[zi])
     return out
 
@@ -171,6 +184,21 @@ def announced_cards(state, since=None, strict: bool = False, seat: int | None = 
                 out.add(v)
             elif t == "list:card":
                 out.update(v)
+    return out
+
+
+def revealed_cards(state, seat: int, keys=None) -> set[int]:
+    """The cards the rules showed ``seat`` (``reveal c``, ``reveal p.hand``, and those shown to it
+    alone: ``reveal p.hand to q``); with ``keys`` (a set of ``state.revealed`` keys read before),
+    only in what was shown since."""
+    out: set[int] = set()
+    for key, v in state.shown.items():
+        if key[0] not in ("local", "zone") or (len(key) == 4 and key[3] != seat) or (keys and key in keys):
+            continue
+        if isinstance(v, list):
+            out.update(v)
+        elif v is not None:
+            out.add(v)
     return out
 
 
@@ -214,6 +242,8 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
     hidden = [c for c in hidden_cards(state, seat) if c not in fixed]
     if displaced:       # the cards the zones hold, and the cards everything else names
         in_zones, pi = _placing(state, hidden, displaced, rng)
+    elif prog.card_invariants:      # each card where it may lie by what the seat was told of it
+        in_zones = pi = _consistent_deal(state, hidden, rng)
     else:
         shuffled = hidden[:]
         rng.shuffle(shuffled)
@@ -277,6 +307,53 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
     return S
 
 
+def _consistent_deal(state, hidden: list, rng) -> dict:
+    """{place: the card dealt there} for the cards in ``hidden``, such that the file's invariants of
+    each card (``invariant "..." for every card c: ...``) hold of every card in its new place, with
+    the card state of that place (what the seat was told of the card there: card state stays with
+    the place, as it does in ``resample``). A place whose card state is as at the start constrains
+    nothing (every card held there at the start). The most constrained places are dealt first, each
+    a card at random among those allowed; if that runs out of cards a few times, the constrained
+    places keep their real cards (which satisfy the invariants) and the rest are dealt at random."""
+    prog = state._prog
+    checks = [fn for _, fn in prog.card_invariants]
+    starts = [v.initial for v in prog.card_vars]
+    cv = state.cv
+    marked = [c for c in hidden if any(row[c] != start for row, start in zip(cv, starts))]
+    deal: dict = {}
+    if marked:
+        probe = state.clone()
+        probe.cv = rows = [list(row) for row in cv]
+
+        def fits(place, card):
+            for row, real in zip(rows, cv):
+                row[card] = real[place]
+            ok = all(check(probe, card) for check in checks)
+            for row, real in zip(rows, cv):
+                row[card] = real[card]
+            return ok
+
+        allowed = {c: [d for d in hidden if fits(c, d)] for c in marked}
+        order = sorted(marked, key=lambda c: len(allowed[c]))
+        for _ in range(8):
+            used: set = set()
+            deal = {}
+            for c in order:
+                free = [d for d in allowed[c] if d not in used]
+                if not free:
+                    break
+                deal[c] = d = free[rng.getrandbits(32) % len(free)]
+                used.add(d)
+            else:
+                break
+        else:
+            deal = {c: c for c in marked}
+    rest = [d for d in hidden if d not in deal.values()]
+    rng.shuffle(rest)
+    it = iter(rest)
+    return {c: deal[c] if c in deal else next(it) for c in hidden}
+
+
 def _beliefs(state, seat: int, known) -> tuple:
     """(the remembered cards that stay where they are, [(card, zone)] the ones believed in another
     zone the seat cannot see, sorted). Without beliefs (a plain set), every remembered card stays."""
@@ -289,8 +366,8 @@ def _beliefs(state, seat: int, known) -> tuple:
         z = where.get(c)
         if z is None or z == loc[c]:
             fixed.add(c)
-        elif zones[z].visibility == "facedown" or (zones[z].visibility == "owner" and zones[z].owner != seat):
-            displaced.append((c, z))        # (a facedown zone: unseen even by its owner)
+        elif zones[z].visibility != "hidden" and not zones[z].seen_by(seat):
+            displaced.append((c, z))        # (a zone whose count it sees, not its cards)
         # (believed somewhere it cannot be: the card is one the seat does not know)
     return fixed, sorted(displaced)
 
@@ -381,6 +458,8 @@ def _redraw_values(S, prog, seat: int, rng) -> None:
 
     def draw(part, i, k, domain):
         hit = shown.get((part, i, k), _NOT_SHOWN)
+        if hit is _NOT_SHOWN:           # shown to this seat alone ('reveal p.bid to q')
+            hit = shown.get((part, i, k, seat), _NOT_SHOWN)
         return _pick(rng, domain) if hit is _NOT_SHOWN else hit
 
     for i, v in enumerate(prog.globals):
@@ -391,10 +470,10 @@ def _redraw_values(S, prog, seat: int, rng) -> None:
             continue
         row = S.pv[i] = list(S.pv[i])
         for p in range(len(row)):
-            if v.visibility == "hidden" or p != seat:
+            if not v.seen_by(seat, p):
                 row[p] = draw("pv", i, p, v.domain)
     for i, v in enumerate(prog.card_vars):
-        if v.visibility != "public" and v.domain and len(v.domain) > 1:
+        if not v.public and v.domain and len(v.domain) > 1:
             S.cv[i] = [draw("cv", i, c, v.domain) for c in range(len(S.cv[i]))]
 
 

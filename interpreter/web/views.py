@@ -9,7 +9,7 @@ particular game.
 """
 from __future__ import annotations
 
-from rulesrun.interpreter.runtime.observe import value_display, observe
+from rulesrun.interpreter.runtime.observe import backs_of, value_display, observe
 from rulesrun.interpreter.terminal import layout
 from rulesrun.interpreter.terminal.table import CardStyle
 
@@ -45,24 +45,30 @@ def public_view(state, log: bool = True) -> dict:
     if log:
         obs["log"] = state.log()      # the public announcements only: none told to seat 0 alone
     obs["seat"] = None
-    private_families = {z.family for z in prog.zones if z.visibility == "owner" and z.owner is not None}
+    # (what seat 0 sees that not everyone does: its own owner zones, the others' 'others' zones)
+    private_families = {z.family for z in prog.zones if z.visibility in ("owner", "others") and z.owner is not None}
     private_zones = {z.name for z in prog.zones if z.visibility == "owner" and z.owner is None}
     for name in private_zones:          # a shared zone only its owner sees (none, when shared)
         view = obs["zones"].get(name) or {}
         obs["zones"][name] = {"count": view["count"]} if "count" in view else {}
-    me = obs["players"][0]
-    for fam in private_families:
-        if isinstance(me.get(fam), dict) and "count" in me[fam]:
-            me[fam] = {"count": me[fam]["count"]}
-    for v in prog.player_vars:
-        if v.visibility != "public":
-            me.pop(v.name, None)
+    for p, entry in enumerate(obs["players"]):
+        for fam in private_families:
+            if isinstance(entry.get(fam), dict) and "count" in entry[fam]:
+                # what everyone sees of those cards: how many, and what is on their backs
+                view = {"count": entry[fam]["count"]}
+                cards = state.zones[prog.families[fam] + p]
+                if prog.backs and cards:
+                    view["backs"] = backs_of(state, cards)
+                entry[fam] = view
+        for v in prog.player_vars:
+            if v.visibility != "public":
+                entry.pop(v.name, None)
     # per-card state of the cards in public zones only, read card by card (a name may be shared by
     # a card in a public zone and another in seat 0's hand)
     public_ids = [c for zi, z in enumerate(prog.zones) if z.visibility == "public" for c in state.zones[zi]]
     card_state = {}
     for i, v in enumerate(prog.card_vars):
-        if v.visibility != "public":
+        if not v.public:
             continue
         shown = value_display(prog, v.type)
         values = {prog.card_names[c]: shown(state.card_values[i][c]) for c in public_ids if state.card_values[i][c] is not None}
@@ -131,6 +137,8 @@ def table_layout(prog, obs: dict, seat: int | None, mine: dict) -> dict:
             entry.update(layout.pile(prog, "game", name, view))
         else:
             entry["count"] = view.get("count")
+            if view.get("backs"):
+                entry["backs"] = view["backs"]          # what is on the cards' backs, by place
         zones.append(entry)
     zone_cards: dict = {z["name"]: z.get("cards", ()) for z in zones}
     for k, cards in (mine or {}).items():

@@ -246,7 +246,8 @@ def test_a_subset_in_progress_is_part_of_the_tensor():
     assert before.sum() == 0 and after.sum() == 1
 
 
-@pytest.mark.parametrize("path", ["games/magic_shop.rules", "games/magi.rules", "games/gachapon.rules"])
+@pytest.mark.parametrize("path", ["games/magic_shop.rules", "games/magi.rules", "games/gachapon.rules",
+                                  "tests/flow_corpus/honest/others_hint_and_play.rules"])   # hands facing out
 def test_the_tensor_shows_nothing_the_seat_may_not_see(path):
     """Deal the cards a seat cannot see again (observe.resample): its tensor must not change;
     another seat's tensor, which sees other cards, does."""
@@ -374,3 +375,17 @@ def test_a_window_gives_pass_and_each_take_an_id_and_asks_each_seat_with_them():
         assert texts.index("pass") in ids and texts.index("call") in ids
         table.apply_id(texts.index("pass"))
     assert seats == [0, 1]                 # every seat asked, one after the other, none taking
+
+
+def test_a_hint_on_the_backs_of_unseen_cards_is_in_the_tensor_by_place():
+    game = load_game(ROOT / "tests/flow_corpus/honest/hints_on_backs.rules")
+    space = ActionSpace(game)
+    enc = Encoder(space)
+    table = Table(space, game.new_initial_state(seed=5))
+    before = enc.split(enc.tensor(table, 1))["backs"].copy()
+    table.apply_id(table.legal_ids()[0])           # Player 1 hints Player 2's hand
+    backs = enc.split(enc.tensor(table, 1))["backs"]
+    told = table.state.observation(1)["players"][1]["hand"]["backs"]["told"]
+    slot = enc._locs[1].index(game.program.families["hand"] + 1)
+    assert before.sum() == 0
+    assert [bool(backs[slot, place].sum()) for place in range(len(told))] == [t is not None for t in told]
