@@ -1,12 +1,14 @@
 """Uno (examples/uno.rules) in stacked-deck scenarios: the catch of a player who did not say "Uno"
 (a window: every other seat asked in turn, the first to catch wins), the Wild Draw Four and its
-challenge (the hand shown to the challenger alone; who draws tells the table the verdict), the
+challenge (the hand shown to the challenger alone, 'reveal ... to'; who draws tells the table the
+verdict), the
 action cards, the card drawn, and the score."""
 from __future__ import annotations
 
 import pytest
 
 from rulesrun.interpreter import load_game
+from rulesrun.interpreter.runtime.observe import revealed_cards
 
 from tests.support import ROOT
 
@@ -42,6 +44,11 @@ def options(s):
 
 def count(s, seat):
     return s.observation(seat)["players"][seat]["hand"]["count"]
+
+
+def held(s, seat) -> set:
+    """The ids of the cards in a seat's hand."""
+    return set(s.zones[s.program.families["hand"] + seat])
 
 
 def reds(*ns):
@@ -100,26 +107,33 @@ def test_a_wild_draw_four_accepted_draws_four_and_loses_the_turn():
 
 
 def test_a_guilty_wild_draw_four_costs_its_player_four_cards_and_the_challenger_plays_on():
-    s = act(wd4(guilty=True), "challenge")
-    # the hand is shown to the challenger alone: in the challenger's own zone, the others see a count
-    assert s.observation(0)["players"][0]["shown"]["cards"][0] == "Red 5" or \
-        "Red 5" in s.observation(0)["players"][0]["shown"]["cards"]
-    assert "cards" not in s.observation(1)["players"][0]["shown"]
-    assert options(s) == (0, ["guilty"])                      # the verdict the challenger sees
-    act(s, "guilty")
+    s = wd4(guilty=True)
+    hand = held(s, 1)
+    act(s, "challenge")
+    assert hand <= revealed_cards(s, 0)                       # shown to the challenger ('reveal p.hand to v')
     assert count(s, 1) == 10 and count(s, 0) == 7
     assert "Player 2 held a Red card, and draws four." in s.log()
     assert s.current_player() == 0                            # the challenger plays on
-    assert all(not s.observation(0)["players"][q]["shown"]["cards"] for q in (0,))
 
 
 def test_a_fair_wild_draw_four_costs_the_challenger_six_cards_and_the_turn():
     s = act(wd4(guilty=False), "challenge")
-    assert options(s) == (0, ["not guilty"])
-    act(s, "not guilty")
     assert count(s, 0) == 13 and count(s, 1) == 6
     assert "Player 2 played it fairly: Player 1 draws six." in s.log()
     assert s.current_player() == 1
+
+
+def test_the_challenged_hand_is_shown_to_the_challenger_and_nobody_else():
+    p2 = ["Wild Draw Four", "Red 5"] + [f"Blue {n}" for n in (1, 2, 3, 4)] + ["Green 1"]
+    p3 = [f"Yellow {n}" for n in range(1, 8)]
+    p1 = [f"Green {n}" for n in range(2, 9)]
+    s = act(deal(3, {1: p2, 2: p3, 0: p1}, "Red 0"), "play Wild Draw Four", "name Blue")
+    hand = held(s, 1)
+    assert options(s) == (2, ["challenge", "accept"])         # Player 3, next
+    act(s, "challenge")
+    assert hand <= revealed_cards(s, 2)
+    assert not hand & revealed_cards(s, 0)                    # Player 1 learns only who draws
+    assert count(s, 1) == 10
 
 
 def test_reverse_with_two_players_acts_as_a_skip_and_draw_two_makes_the_next_draw():
