@@ -70,6 +70,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         self.next_label = 1
         self.const_budget = Budget()       # loop rounds the values worked out before the game may spend
         self.ir_bodies: list = []          # every procedure's IR, for the facts worked out at the end
+        self.windows: set = set()            # the positions of the windows ('any q in ... may:')
         self.ir_procs: dict = {}           # procedure ref -> (parameters, IR), for the information-flow check
         self.frame_types: dict = {}        # resumable procedure -> label -> types of the frame's locals
         self._defining: set = set()

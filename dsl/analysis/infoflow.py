@@ -39,6 +39,8 @@ NONE = frozenset()
 
 # the lists of pending leaks an env carries
 _LISTS = ("pending", "private")
+# what decides whether the statement being read runs (a taint), and whether it is inside a loop
+_GUARD, _LOOP = ("guard",), ("loop",)
 
 # what a define's body sees of its caller's state of knowledge besides its arguments
 _INHERITED = ("shown zone", "shown value", "shown zone to", "shown value to")
@@ -216,6 +218,9 @@ class InfoFlow:
             if isinstance(target, Local):
                 env = {**env, target.key(): t, ("placed", target.key()): self._in_public_zone(s.value, env),
                        ("in", target.key()): NONE, ("nonempty", target.key()): _nonempty(s.value)}
+                if env.get(_LOOP) and getattr(target, "rtype", None) == T.PLAYER \
+                        and isinstance(s.value, ast.Subscript) and isinstance(s.value.value, Local):
+                    env[("seat", target.key())] = True      # the seats a loop goes through, one a round
             elif isinstance(target, ast.Attribute) and target.attr == "ann" and isinstance(s.value, ast.Tuple):
                 env = self._announce(s, env)
             elif isinstance(target, ast.Attribute) and target.attr == "ret":
@@ -292,6 +297,8 @@ class InfoFlow:
             if s.kind == "call":
                 self._call(s.callee, getattr(s, "args", []), env)
                 env = {**env, ("ret",): self.ret_taint.get(s.callee, NONE)}
+            if s.kind == "decision":
+                self._asked(s, env)
             if s.kind == "decision" and s.options is not None:
                 unseen = next((u for part in [s.options, *_option_parts(s.pre)]
                                for u in [self._unseen_in_options(part, _seat(s), env)] if u), None)
@@ -307,12 +314,17 @@ class InfoFlow:
                 env = {**env, s.chosen.key(): frozenset({("chosen", s.chosen.key(), text)}) if secret else NONE}
             return env
         if isinstance(s, ast.If):
-            a, b = self.block(s.body, env), self.block(s.orelse, env)
-            return self._merge(a, b)
+            inner = self._guarded(env, s.test) if _asks(s.body) != _asks(s.orelse) else env
+            a, b = self.block(s.body, inner), self.block(s.orelse, inner)
+            return self._unguarded(self._merge(a, b), env)
         if isinstance(s, (ast.While, ast.For)):
+            outer = env
+            env = {**env, _LOOP: True}
             if isinstance(s, ast.For) and isinstance(s.target, Local):
                 env = {**env, s.target.key(): self.expr(s.iter, env),
                        ("placed", s.target.key()): self._in_public_zone(s.iter, env)}
+                if getattr(s.target, "rtype", None) == T.PLAYER:
+                    env[("seat", s.target.key())] = True
             if self._runs(s, env):          # a loop over the players runs at least once
                 env = self.block(s.body, env)
             for _ in range(4):              # round the loop until the locals settle
@@ -320,8 +332,45 @@ class InfoFlow:
                 if after == env:
                     break
                 env = after
+            env = self._unguarded(env, outer)
+            env[_LOOP] = outer.get(_LOOP, False)
             return env
         return env
+
+    # ── who is asked: whose turn it is is seen by every seat ──────────────
+    def _guarded(self, env: dict, test) -> dict:
+        """``env`` inside a branch on ``test`` whose two ways ask differently: what decides whether
+        the statements in it run is joined into the guard — the secrets of where cards lie and what
+        they are, owner and hidden state; not a seat's own choice, whose outcome the rules play out
+        in the open (what a seat learns from the course of play is the designer's to weigh)."""
+        t = frozenset(x for x in self.expr(test, env) if x[0] not in ("chosen", "fresh"))
+        return {**env, _GUARD: _join(env.get(_GUARD), t)} if t else env
+
+    @staticmethod
+    def _unguarded(env: dict, outer: dict) -> dict:
+        out = dict(env)
+        out[_GUARD] = outer.get(_GUARD, NONE)
+        return out
+
+    def _asked(self, s, env):
+        """A decision asked of a seat that changes round a loop (``for q in players``), in a branch
+        a secret decides: which seats are asked — seen by every seat, as whose turn it is — tells
+        the secret. A window (``any q in players may:``) asks every seat, with "pass"."""
+        guard = env.get(_GUARD)
+        seat = _seat(s)
+        if not guard or not isinstance(seat, Local) or not env.get(("seat", seat.key())):
+            return
+        if s.pos in getattr(self.c, "windows", ()):
+            self._found(Leak(f"this window's 'where' reads {_text(guard)}, which other seats cannot see: "
+                             f"every seat sees who is asked", s.pos,
+                             "leave the secret to the options (a move's 'if', a pick's 'where'): every "
+                             "seat the window asks may \"pass\", so asking tells nothing", self.c.sources))
+            return
+        self._found(Leak(f"which seats are asked here depends on {_text(guard)}, which other seats "
+                         f"cannot see: every seat sees whose turn it is", s.pos,
+                         "ask every seat the same question, letting the options differ: a window "
+                         "('any q in players may:') asks each seat, with \"pass\" when it cannot act; "
+                         "or skip seats only by what everyone sees", self.c.sources))
 
     @staticmethod
     def _runs(s, env) -> bool:
@@ -698,6 +747,18 @@ class InfoFlow:
     def _new_round(self):
         self.changed = False
         self.found = []
+
+
+def _asks(stmts) -> list:
+    """The decisions a list of statements may open, as every seat sees them — who is asked (as
+    written) and the label — in the order written: two ways of an ``if`` that ask alike (Hearts'
+    "play", from the cards of the led suit or from any) tell nothing by asking."""
+    out = []
+    for n in stmts:
+        for x in ast.walk(n):
+            if isinstance(x, Stop) and x.kind == "decision" and x.decision is not None:
+                out.append((_shape(_seat(x)), x.decision.label))
+    return out
 
 
 def _shape(node):

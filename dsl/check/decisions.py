@@ -177,6 +177,17 @@ class Decisions:
                                     body=body or [at(ast.Pass(), b.pos)], orelse=orelse), b.pos)]
         return [stop] + orelse
 
+    def _s_Window(self, s, scope):
+        """A window (``any q in SOURCE [where COND] may:`` / ``each ...``) is the loop that asks each
+        seat in turn, written out: every seat of SOURCE that COND lets in is asked one choice block,
+        the window's branches and "pass", whether or not it could take any of them — so whose turn
+        it is says nothing of who could act (the options are what the asked seat alone sees). With
+        'any' the first taker closes the window: a flag, set by taking, leaves the later seats out.
+        COND decides who is asked, which every seat sees: the information-flow check refuses a
+        secret in it (dsl.analysis.infoflow)."""
+        self.windows.add(s.pos)      # (for the information-flow check's messages)
+        return self.block(expand_window(s), scope)
+
     def _move_options(self, branches, into, scope) -> list:
         """Each named move's text added to the list ``into`` (while its 'if' holds)."""
         out = []
@@ -339,3 +350,24 @@ def _no_repeats(src) -> bool:
         return False
     f = inner.func
     return getattr(f, "id", "") == "range" or (isinstance(f, ast.Attribute) and f.attr == "fromkeys")
+
+
+def expand_window(s: A.Window) -> tuple:
+    """The statements a window stands for, in the rules' own terms (its flag named so that no
+    rules name can be the same): ``let taken = no`` / ``for q in SOURCE:`` / ``if not taken and
+    COND:`` / ``q chooses:`` the branches, each setting ``taken`` first, and ``"pass"``."""
+    pos = s.pos
+    flag = f"taken@{pos.line}:{pos.column}"
+    first = s.mode == "any"
+    mark = (A.Assign(pos=pos, target=A.Name(pos=pos, id=flag), op="=", expr=A.Bool(pos=pos, value=True)),) \
+        if first else ()
+    branches = tuple(attrs.evolve(b, body=mark + tuple(b.body)) if b.text != A.PASS else b for b in s.offered())
+    ask: tuple = (A.ChooseBlock(pos=pos, player=A.Name(pos=pos, id=s.var), branches=branches),)
+    guard = s.cond
+    if first:
+        open_ = A.Not(pos=pos, operand=A.Name(pos=pos, id=flag))
+        guard = open_ if guard is None else A.BoolOp(pos=pos, op="and", left=open_, right=guard)
+    if guard is not None:
+        ask = (A.If(pos=pos, branches=((guard, ask),), orelse=None),)
+    loop = A.For(pos=pos, var=s.var, source=s.source, body=ask)
+    return ((A.Let(pos=pos, name=flag, expr=A.Bool(pos=pos, value=False)),) if first else ()) + (loop,)

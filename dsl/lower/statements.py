@@ -49,7 +49,7 @@ def sub_bodies(s) -> list:
         return [b for _, b in s.branches] + ([s.orelse] if s.orelse is not None else [])
     if isinstance(s, (A.While, A.Repeat, A.For)):
         return [s.body]
-    if isinstance(s, A.ChooseBlock):
+    if isinstance(s, (A.ChooseBlock, A.Window)):
         return [b.body for b in s.branches]
     return []
 
@@ -94,7 +94,7 @@ class Statements:
         def direct(body):
             calls, stop = set(), False
             for s in body:
-                if isinstance(s, (A.Choose, A.ChooseBlock, A.EndGame)):
+                if isinstance(s, (A.Choose, A.ChooseBlock, A.Window, A.EndGame)):
                     stop = True
                 elif call_of(s) is not None:
                     calls.add(call_of(s).func)
@@ -118,7 +118,7 @@ class Statements:
         """How many places to resume at a statement holds: decisions and resumable calls."""
         if isinstance(s, A.Choose):
             return 1
-        if isinstance(s, A.ChooseBlock):
+        if isinstance(s, (A.ChooseBlock, A.Window)):      # (a window: one choice block in a loop)
             return 1 + sum(self._labels(x) for b in sub_bodies(s) for x in b)
         if call_of(s) is not None:
             pname = call_of(s).func

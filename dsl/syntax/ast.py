@@ -236,6 +236,27 @@ class ChooseBlock(Stmt):
     branches: tuple
 
 
+PASS = "pass"           # what every seat asked in a window may answer instead of taking it
+
+
+@node
+class Window(Stmt):
+    """A window in which several seats may act: ``any q in SOURCE [where COND] may:`` (or ``each``)
+    and the branches of a choice block. Each seat of SOURCE in turn (those for which the public
+    ``cond`` holds) is asked the branches' options and ``pass``, whether or not it could take one;
+    with ``mode`` "any" the first seat that takes one acts and the rest are not asked, with
+    "each" every seat that takes one acts, in turn."""
+    mode: str
+    var: str
+    source: Expr
+    cond: Expr | None
+    branches: tuple
+
+    def offered(self) -> tuple:
+        """The branches each seat asked is offered: the window's, then "pass" (which does nothing)."""
+        return self.branches + (Branch(pos=self.pos, pick=None, text=PASS, cond=None, body=(Pass(pos=self.pos),)),)
+
+
 @node
 class ExprStmt(Stmt):
     expr: Expr

@@ -45,7 +45,7 @@ OPEN, CLOSE = "([{", ")]}"
 # Keywords that are values, so that a '-' after one is a subtraction.
 _VALUE_WORDS = frozenset({"yes", "no", "none", "players"})
 # Keywords that are also called like functions (score(p) = ..., bottom(deck)).
-_CALL_WORDS = frozenset({"score", "heuristic", "bottom", "top"})
+_CALL_WORDS = frozenset({"score", "heuristic", "bottom", "top", "any", "each"})
 
 
 @functools.lru_cache(maxsize=1)

@@ -436,6 +436,24 @@ class _Builder(Transformer):
 
     def choose_block(self, meta, c):
         player, branches = c[0], c[1:]
+        self._branches(branches)
+        return A.ChooseBlock(pos=self._pos(meta), player=player, branches=tuple(branches))
+
+    def window_kw(self, meta, c):
+        return str(c[0])
+
+    def window(self, meta, c):
+        mode, var, source, cond, branches = c[0], c[1], c[2], c[3], c[4:]
+        self._branches(branches)
+        for b in branches:
+            if b.text == A.PASS:
+                self._fail(f'a window offers "{A.PASS}" itself', b.pos,
+                           f'write only what a seat may take; every seat asked may also "{A.PASS}"')
+        return A.Window(pos=self._pos(meta), mode=mode, var=str(var), source=source, cond=cond,
+                        branches=tuple(branches))
+
+    def _branches(self, branches):
+        """A choice block's (or a window's) branches: at most one pick, each move once."""
         seen = {}
         picks = [b for b in branches if b.pick is not None]
         if len(picks) > 1:
@@ -447,7 +465,6 @@ class _Builder(Transformer):
                 if b.text in seen:
                     self._fail(f'the move "{b.text}" is offered twice', b.pos)
                 seen[b.text] = b
-        return A.ChooseBlock(pos=self._pos(meta), player=player, branches=tuple(branches))
 
     def pick_branch(self, meta, c):
         var, source, where, label, body = c

@@ -60,6 +60,8 @@ class _Dot:
 
     def stmt(self, s, prev: str, ctx) -> str:
         en = self.en
+        if isinstance(s, A.Window):         # each seat in turn, its options and "pass"
+            s = A.ChooseBlock(pos=s.pos, player=A.Name(pos=s.pos, id=s.var), branches=s.offered())
         if isinstance(s, A.ChooseBlock):
             who = en.expr(s.player, ctx)
             labels = [(b.pick.label or "choose") + (" (subset)" if b.pick.subset else "") if b.pick is not None
@@ -128,7 +130,7 @@ class _Dot:
 
     def _interesting(self, body) -> bool:
         for s in body:
-            if isinstance(s, (A.Choose, A.ChooseBlock, A.EndGame)) or (isinstance(s, A.ExprStmt) and s.expr.func in self.procs):
+            if isinstance(s, (A.Choose, A.ChooseBlock, A.Window, A.EndGame)) or (isinstance(s, A.ExprStmt) and s.expr.func in self.procs):
                 return True
             for sub in (getattr(s, "body", None), getattr(s, "orelse", None)):
                 if sub and self._interesting(sub):

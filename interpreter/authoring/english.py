@@ -268,6 +268,8 @@ class English:
             return Step(self.choose(s, ctx))
         if isinstance(s, A.ChooseBlock):
             return self.choice_block(s, ctx)
+        if isinstance(s, A.Window):
+            return self.window(s, ctx)
         if isinstance(s, A.ExprStmt):
             call = s.expr
             if call.func in ctx.procedures:
@@ -336,6 +338,25 @@ class English:
                 head = f"“{b.text}”{cond}"
             subs.append(Step(head + ":", self.steps(b.body, ctx)))
         return Step(cap(f"{self.expr(s.player, ctx)} makes one choice of these") + ":", subs)
+
+    def window(self, s: A.Window, ctx) -> Step:
+        """A window: each player in turn is asked, and may take one of the options or pass."""
+        src = s.source
+        inner = ctx.but(player=s.var)
+        if isinstance(src, A.Players):
+            start = f", starting with {self.expr(src.start, ctx)}" if src.start is not None else ""
+            who = f"each player in turn{start}"
+        else:
+            who = f"each {words(s.var)} in {self.expr(src, ctx)} in turn"
+        if s.cond is not None:
+            who += f" (only those for whom {self.expr(s.cond, inner)})"
+        rest = ("the first to take one does so, and nobody after them is asked" if s.mode == "any"
+                else "each who takes one does so before the next is asked")
+        comma = "," if "," in who or "(" in who else ""
+        head = f"{cap(who)}{comma} is asked, and may take one of these or pass ({rest})"
+        block = self.choice_block(A.ChooseBlock(pos=s.pos, player=A.Name(pos=s.pos, id=s.var),
+                                                branches=s.branches), inner)
+        return Step(head + ":", block.sub)
 
     def choose(self, s: A.Choose, ctx) -> str:
         who = self.expr(s.player, ctx)

@@ -24,7 +24,7 @@ GROUPS = {
     "support.type.rules": ["number", "text", "list", "card", "player"],
     "keyword.control.rules": ["if", "elif", "else", "repeat", "times", "while", "for", "pass", "end", "return"],
     "keyword.other.statement.rules": ["let", "move", "shuffle", "deal", "announce", "reveal", "chooses",
-                                      "subset", "random"],
+                                      "subset", "random", "any", "each", "may"],
     "keyword.other.clause.rules": ["able", "as", "bottom", "by", "every", "from", "highest", "lowest", "of",
                                    "starting", "such", "that", "then", "to", "top", "when", "where", "with", "x"],
     "keyword.operator.word.rules": ["and", "or", "not", "in", "mod"],

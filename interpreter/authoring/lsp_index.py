@@ -215,7 +215,9 @@ class Index:
                 out.append(Symbol(s.name, "local", s.pos.line, s.pos.column, "let " + s.name))
             elif isinstance(s, A.Choose):
                 out.append(Symbol(s.var, "local", s.pos.line, s.pos.column, self._source_type(s.source, s.subset)))
-            elif isinstance(s, A.ChooseBlock):
+            elif isinstance(s, (A.ChooseBlock, A.Window)):
+                if isinstance(s, A.Window) and s.pos.line <= line:
+                    out.append(Symbol(s.var, "local", s.pos.line, s.pos.column, "player"))
                 for b in s.branches:
                     if b.pick is not None and b.pos.line <= line:
                         out.append(Symbol(b.pick.var, "local", b.pos.line, b.pos.column,
@@ -232,7 +234,7 @@ class Index:
             return [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
         if isinstance(s, (A.For, A.While, A.Repeat)):
             return [s.body]
-        if isinstance(s, A.ChooseBlock):
+        if isinstance(s, (A.ChooseBlock, A.Window)):
             return [b.body for b in s.branches]
         return []
 

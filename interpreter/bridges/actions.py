@@ -94,6 +94,9 @@ class ActionSpace:
         for node in A.walk(items):
             if isinstance(node, (A.Choose, A.ChooseBlock)):
                 chooses[(node.pos.line, node.pos.column)] = node
+            elif isinstance(node, A.Window):        # one choice block, asked of each seat: its moves and "pass"
+                chooses[(node.pos.line, node.pos.column)] = A.ChooseBlock(pos=node.pos, player=A.Name(
+                    pos=node.pos, id=node.var), branches=node.offered())
         # the kinds of card: cards whose attributes are all equal (as the compiler deduplicates them)
         attrs_ = list(prog.card_attrs)
         ncards = len(prog.card_names)
@@ -337,8 +340,10 @@ class ActionSpace:
 
     def _whole(self, grp: Group, key, fallback: str) -> str:
         """The engine's whole text of an option of a decision labelled with {expressions}."""
+        if _is_move(key):       # a named move's text is its whole action text, whichever choice block
+            return key[1]       # of the group offers it (the group's display is its first decision's)
         t = grp.type[7:] if grp.type.startswith("choice:") else grp.type
-        value = (key[1] if _is_move(key) else None if key == _NONE_KEY
+        value = (None if key == _NONE_KEY
                  else self.class_card[key] if t == "card" else key)
         try:
             return grp.whole(value)

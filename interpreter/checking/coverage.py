@@ -109,7 +109,7 @@ def branches_of(rules) -> list[Branch]:
             else:
                 cond, body = s.branches[-1]
                 out.append(Branch("implicit else", cond.pos, cond.pos, body[0].pos if body else None))
-        elif isinstance(s, A.ChooseBlock):     # each option of a choice block taken once
+        elif isinstance(s, (A.ChooseBlock, A.Window)):     # each option of a choice block (a window) taken once
             out.extend(Branch("option", b.body[0].pos) for b in s.branches
                        if b.body and not isinstance(b.body[0], A.Pass))
         elif isinstance(s, A.Choose) and s.if_able and s.cond is not None:
@@ -143,8 +143,10 @@ class Tracer:
             for body in _bodies(s):
                 for stmt, nxt in zip(body, body[1:]):
                     if isinstance(stmt, A.Reveal):
-                        after[nxt.pos] = stmt
-        self.reveal = {name: {line: after[pos] for line, pos in t.items() if pos in after}
+                        after[(nxt.pos.file, nxt.pos.line)] = stmt
+        # (by the rules line: the code of an 'if' or a loop is placed at its condition, not the keyword)
+        self.reveal = {name: {line: after[(pos.file, pos.line)] for line, pos in t.items()
+                              if pos is not None and (pos.file, pos.line) in after}
                        for name, t in self.table.items()}
         self.on_reveal = on_reveal
 

@@ -331,15 +331,20 @@ class GameChecker:
         upto = len(self.indices) if self.opaque is None else self.opaque - 1
         if len(unseen) < 2 or upto < 0:
             return
-        self.counts["no derived leaks"] += 1
         try:
             # a twin dealt so that the rules show the seat something else (a revealed value) parts
             # from the game there: others are drawn, each swapping fewer cards, until one follows it
-            # to the end (or a few have been tried)
+            # to the end (or a few have been tried); counted when one compared a step at least
+            # (not when none could follow at once)
+            compared = 0
             for swap in (len(unseen), 8, 4, 2):
                 pool = unseen if swap >= len(unseen) else rng.sample(unseen, swap)
-                if twin_leak(self.game, seed, state.hist, self.indices[:upto], s, pool, rng) >= upto:
+                steps = twin_leak(self.game, seed, state.hist, self.indices[:upto], s, pool, rng)
+                compared = max(compared, steps)
+                if steps >= upto:
                     break
+            if compared:
+                self.counts["no derived leaks"] += 1
         except Leak as e:
             at = ""
             if e.step is not None:

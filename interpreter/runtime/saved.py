@@ -82,7 +82,8 @@ def from_json(cls, game, data: dict):
             node = (node, tid, *vals)
         S.ann = node
         S.forced = [[int(f[0]), list(f[1])] for f in data.get("stacked", [])]
-        S.shown = {(str(p), int(i), k): v for p, i, k, v in data.get("shown", [])}
+        # (a key is (part, index, key), and the seat shown for 'reveal ... to': dsl.lower.statements)
+        S.shown = {(str(e[0]), int(e[1]), *e[2:-1]): e[-1] for e in data.get("shown", [])}
         S._legal = S._row = None
         S._lookups = game._lookups
         if len(S.z) != len(prog.zones) or len(S.loc) != len(prog.card_names):

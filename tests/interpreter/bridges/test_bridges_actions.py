@@ -15,7 +15,7 @@ from rulesrun.interpreter.runtime.observe import resample  # noqa: E402
 from tests.support import ROOT  # noqa: E402
 from tests.support import tiny_game, tiny_header
 FILES = ["games/magic_shop.rules", "games/gachapon.rules", "games/magi.rules", "examples/crazy_eights.rules",
-         "examples/hearts.rules", "examples/oh_hell.rules", "examples/whist.rules"]
+         "examples/hearts.rules", "examples/oh_hell.rules", "examples/whist.rules", "examples/uno.rules"]
 
 
 
@@ -351,6 +351,30 @@ def test_a_variant_that_is_not_played_does_not_change_the_bounds():
     assert _bids(ActionSpace(make(text))) == ["bid 0", "bid 1", "bid 2"]
     with pytest.raises(BridgeError, match="cannot bound state 'total', which '\\+=' changes"):
         ActionSpace(tiny_game(text, 2, header=HEADER, variants=("grow",)))
+
+
+def test_a_window_gives_pass_and_each_take_an_id_and_asks_each_seat_with_them():
+    game = make("""
+        flow:
+            shuffle deck
+            deal 1 from deck to hand
+            any q in players may:
+                c from q.hand where c.rank > 1 as "show":
+                    move c to pile
+                "call":
+                    pass
+        """)
+    space = ActionSpace(game)
+    texts = [space.text(i) for i in range(space.num_actions)]
+    assert texts[-2:] == ["call", "pass"] and sum(t.startswith("show ") for t in texts) == 6
+    table = Table(space, game.new_initial_state(seed=0))
+    seats = []
+    while table.state.pending is not None:
+        seats.append(table.state.current_player())
+        ids = table.legal_ids()
+        assert texts.index("pass") in ids and texts.index("call") in ids
+        table.apply_id(texts.index("pass"))
+    assert seats == [0, 1]                 # every seat asked, one after the other, none taking
 
 
 def test_a_hint_on_the_backs_of_unseen_cards_is_in_the_tensor_by_place():

@@ -88,3 +88,12 @@ def test_the_twin_test_compares_on_after_a_revealed_yes_or_no():
         unseen = [c for c in range(len(s.card_zones)) if c not in seen]
         compared = max(compared, twin_leak(g, seed, s.hist, indices, 1, unseen, random.Random(seed)))
     assert compared == len(indices), "no twin consistent with the revealed yes/no compared the whole game"
+
+
+def test_a_state_after_a_reveal_to_one_player_survives_json():
+    import json
+    from rulesrun.interpreter import State
+    g, s = after_the_bids()
+    assert any(len(k) == 4 for k in s.revealed)
+    back = State.from_json(g, json.loads(json.dumps(s.to_json())))
+    assert back == s and back.revealed == s.revealed
