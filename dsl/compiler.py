@@ -28,6 +28,7 @@ from rulesrun.dsl.emit.namespace import Namespace
 from rulesrun.dsl.errors import Pos, RulesError, deep_rules
 from rulesrun.dsl.ir import ret
 from rulesrun.dsl.check.decisions import Decisions
+from rulesrun.dsl.lower.at_once import AtOnceBlocks
 from rulesrun.dsl.lower.statements import Statements
 from rulesrun.dsl.check.params import Parameters
 from rulesrun.dsl.program import Budget, Decision, Program, Template, VarInfo, ZoneInfo
@@ -35,7 +36,8 @@ from rulesrun.dsl.scope import Scope
 from rulesrun.dsl.check.teams import Teams
 
 
-class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decisions, Parameters, Teams):
+class Compiler(Declarations, Expressions, Calls, Combinations, Statements, AtOnceBlocks, Decisions, Parameters,
+               Teams):
     def __init__(self, rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False,
                  params: dict | None = None):
         self.param_values = dict(params or {})   # the parameters given (dsl.check.params), by name
@@ -81,6 +83,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         self.inline: set[str] = set()
         self.inlined = 0
         self.decisions: list[Decision] = []
+        self.at_once_blocks = 0          # 'for p in ... at once' blocks lowered (dsl.lower.at_once)
         self.templates: list[Template] = []
         self.called: set[str] = set()
         self.option_notes: list = []     # (pos, option local, IR text) of each `showing "..."` (dsl.check.decisions)

@@ -125,6 +125,7 @@ class Decision:
     entry: Any = None            # the generated entry that resumes after it: f(S, F, value) (dsl.emit.writer;
                                  # False if it could resume at more than one place)
     note: Callable | None = None  # `showing "..."`: f(S, option) -> the words said beside an option at the table
+    at_once: tuple | None = None  # (block, seat): a choice of seat's copy of a 'for p in ... at once' block
 
 
 @attrs.define
