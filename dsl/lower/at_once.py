@@ -29,7 +29,7 @@ import ast
 
 from rulesrun.dsl.syntax import ast as A
 from rulesrun.dsl import types as T
-from rulesrun.dsl.ir import K, assign, at, call, compare, typed
+from rulesrun.dsl.ir import K, Stop, assign, at, call, compare, name, sub, typed, walk
 from rulesrun.dsl.lower.statements import state_attr
 
 WHERE = "write it under 'then:', which runs for each player once every player has chosen"
@@ -133,17 +133,19 @@ class AtOnceBlocks:
         outer = dict(scope.slots)
         base = {k: v for k, v in outer.items() if k not in bound}
         mine = []
+        kept: list = []         # each pick's options, kept in the frame until the block closes
         try:
             for seat in range(self.N):
                 scope.alias[pslot] = typed(K(seat), T.PLAYER)
                 scope.slots = dict(base)
                 first = len(self.decisions)
-                body = self.block(s.body, scope)
+                body = self._keep_options(self.block(s.body, scope), seat, scope, kept)
                 for d in self.decisions[first:]:
                     d.at_once = (block, seat)
                 mine.append({k: scope.slots[k] for k in bound if k in scope.slots})
                 out.extend(self._for_seat(seat, seats, body, s.pos))
-            out.append(assign(state_attr("sim"), ast.UnaryOp(op=ast.USub(), operand=state_attr("sim")), s.pos))
+            # closed: the picks take effect (the options kept are read here, so they live till now)
+            out.append(assign(state_attr("sim"), call(name("_closed"), state_attr("sim"), *kept), s.pos))
             for seat in range(self.N):
                 scope.alias[pslot] = typed(K(seat), T.PLAYER)
                 scope.slots = {**base, **mine[seat]}
@@ -153,9 +155,48 @@ class AtOnceBlocks:
             scope.slots = outer
         return out
 
+    def _keep_options(self, stmts: list, seat: int, scope, kept: list) -> list:
+        """``stmts`` with each plain choice keeping its options in a frame local as it opens: a bot imagining another seat's pending pick draws it
+        from them (``Program.pending_picks``, ``interpreter.runtime.observe.resample``)."""
+        out = []
+        for st in stmts:
+            for field in ("body", "orelse"):
+                inner = getattr(st, field, None)
+                if isinstance(inner, list) and not isinstance(st, Stop):
+                    setattr(st, field, self._keep_options(inner, seat, scope, kept))
+            out.append(st)
+            if isinstance(st, Stop) and st.kind == "decision" and st.decision is not None \
+                    and not st.decision.type.startswith("choice:"):
+                t = T.list_of(st.decision.type)
+                opts = scope.ref(scope.bind(f"options@{st.label}", t, st.pos, self), t)
+                keep = assign(opts, sub(state_attr("pending"), K(2)), st.pos)
+                keep.pick_of = (st.chosen.slot, opts.slot, seat)
+                kept.append(opts)
+                st.pre.append(keep)         # as the decision opens
+        return out
+
     @staticmethod
     def _for_seat(seat: int, seats, body: list, pos) -> list:
         if seats is None:
             return body
         test = compare(typed(K(seat), T.PLAYER), "in", seats)
         return [at(ast.If(test=test, body=body or [at(ast.Pass(), pos)], orelse=[]), pos)] if body else []
+
+
+def pending_picks(ir_procs: dict) -> dict:
+    """{procedure ref: {label: ((pick's index in the frame's kept locals, its options' index,
+    seat), ...)}}: at each stop, the picks of an open 'at once' block kept in the frame, with the
+    options each was chosen from (``Program.pending_picks``)."""
+    out: dict = {}
+    for ref, (_, body) in ir_procs.items():
+        marks = [n.pick_of for st in body for n in walk(st) if hasattr(n, "pick_of")]
+        if not marks:
+            continue
+        for st in body:
+            for n in walk(st):
+                if isinstance(n, Stop) and n.saved:
+                    here = tuple((n.saved.index(p), n.saved.index(o), seat) for p, o, seat in marks
+                                 if p in n.saved and o in n.saved)
+                    if here:
+                        out.setdefault(ref, {})[n.label] = here
+    return out
