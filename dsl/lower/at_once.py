@@ -96,16 +96,25 @@ class AtOnceBlocks:
                     self.err(f"inside '{head}', each player makes their own choices: this one is not "
                              f"made by '{var}'", s.player.pos, f"write '{var} chooses ...'")
                 asks += 1
+            inner = 0
             if isinstance(s, A.ChooseBlock):
                 for b in s.branches:
-                    asks += self._only_chooses(b.body, var, bound, head)
+                    inner += self._only_chooses(b.body, var, bound, head)
             elif isinstance(s, A.If):
                 for _, b in s.branches:
-                    asks += self._only_chooses(b, var, bound, head)
+                    inner += self._only_chooses(b, var, bound, head)
                 if s.orelse is not None:
-                    asks += self._only_chooses(s.orelse, var, bound, head)
+                    inner += self._only_chooses(s.orelse, var, bound, head)
             elif isinstance(s, (A.Repeat, A.While, A.For)):
-                asks += self._only_chooses(s.body, var, bound, head)
+                inner += self._only_chooses(s.body, var, bound, head)
+            test = {A.If: lambda: [c for c, _ in s.branches], A.While: lambda: [s.cond],
+                    A.Repeat: lambda: [s.count], A.For: lambda: [s.source]}.get(type(s))
+            read = sorted({n.id for n in A.walk(test()) if isinstance(n, A.Name)} & bound) if test else ()
+            if inner and read and not self.allow_leaks and not isinstance(s, A.ChooseBlock):
+                self.err(f"inside '{head}', whether (or how often) this asks again depends on '{read[0]}', "
+                         f"a pick: the others would learn of it from whose turn it is", s.pos,
+                         "ask every player the same questions, and let the options carry the difference")
+            asks += inner
         return asks
 
     def _s_AtOnce(self, s, scope):
@@ -169,10 +178,12 @@ class AtOnceBlocks:
                     and not st.decision.type.startswith("choice:"):
                 t = T.list_of(st.decision.type)
                 opts = scope.ref(scope.bind(f"options@{st.label}", t, st.pos, self), t)
-                keep = assign(opts, sub(state_attr("pending"), K(2)), st.pos)
+                keep = assign(opts, call("_kept", sub(state_attr("pending"), K(2))), st.pos)
                 keep.pick_of = (st.chosen.slot, opts.slot, seat)
                 kept.append(opts)
                 st.pre.append(keep)         # as the decision opens
+                if st.decision.kind == "subset":    # (a subset's option is a tuple: kept as a list,
+                    out.append(assign(st.chosen, call("list", st.chosen), st.pos))   # as JSON keeps it)
         return out
 
     @staticmethod

@@ -107,8 +107,7 @@ def test_choices_that_read_the_seats_own_earlier_pick_and_lets_are_honest():
         for p in players at once:
             p chooses c from p.hand as "keep"
             let rest = [x for x in p.hand where x != c]
-            if size(rest) > 0:
-                p chooses d from rest as "give"
+            p chooses d from rest as "give"
         then:
             move d to left(p).hand
     """
@@ -117,3 +116,20 @@ def test_choices_that_read_the_seats_own_earlier_pick_and_lets_are_honest():
     kept = s.legal_actions()[0]
     s.apply_action(kept)
     assert s.current_player() == 0 and str(kept)[5:] not in [str(a)[5:] for a in s.legal_actions()]
+
+
+def test_asking_again_or_not_by_a_pick_is_refused_it_shows_in_whose_turn_it_is():
+    body = """\
+    flow:
+        shuffle deck
+        deal 3 from deck to hand
+        for p in players at once:
+            p chooses c from p.hand as "keep"
+            if c.rank > 2:
+                p chooses n from [1, 2] as "how many"
+        then:
+            move c to pile
+    """
+    with pytest.raises(RulesError, match="depends on 'c', a pick") as e:
+        tiny_game(body, players=2, allow_leaks=False)
+    assert e.value.pos.line == 18 and "same questions" in e.value.hint
