@@ -165,8 +165,10 @@ class AtOnceBlocks:
         return out
 
     def _keep_options(self, stmts: list, seat: int, scope, kept: list) -> list:
-        """``stmts`` with each plain choice keeping its options in a frame local as it opens: a bot imagining another seat's pending pick draws it
-        from them (``Program.pending_picks``, ``interpreter.runtime.observe.resample``)."""
+        """``stmts`` with each plain choice keeping its options in a frame local as it opens: a bot
+        imagining another seat's pending pick draws it from them (``Program.pending_picks``,
+        ``interpreter.runtime.observe.resample``). A choice block's pick is not kept: the bots
+        imagine it as any frame secret (``dsl.analysis.facts.frame_secrets``)."""
         out = []
         for st in stmts:
             for field in ("body", "orelse"):
