@@ -28,6 +28,7 @@ from rulesrun.dsl.emit.namespace import Namespace
 from rulesrun.dsl.errors import Pos, RulesError, deep_rules
 from rulesrun.dsl.ir import ret
 from rulesrun.dsl.check.decisions import Decisions
+from rulesrun.dsl.lower.at_once import AtOnceBlocks, pending_picks
 from rulesrun.dsl.lower.statements import Statements
 from rulesrun.dsl.check.params import Parameters
 from rulesrun.dsl.program import Budget, Decision, Program, Template, VarInfo, ZoneInfo
@@ -35,7 +36,8 @@ from rulesrun.dsl.scope import Scope
 from rulesrun.dsl.check.teams import Teams
 
 
-class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decisions, Parameters, Teams):
+class Compiler(Declarations, Expressions, Calls, Combinations, Statements, AtOnceBlocks, Decisions, Parameters,
+               Teams):
     def __init__(self, rules: A.RulesFile, players: int, variants: tuple = (), allow_leaks: bool = False,
                  params: dict | None = None):
         self.param_values = dict(params or {})   # the parameters given (dsl.check.params), by name
@@ -82,6 +84,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         self.inline: set[str] = set()
         self.inlined = 0
         self.decisions: list[Decision] = []
+        self.at_once_blocks = 0          # 'for p in ... at once' blocks lowered (dsl.lower.at_once)
         self.templates: list[Template] = []
         self.called: set[str] = set()
         self.option_notes: list = []     # (pos, option local, IR text) of each `showing "..."` (dsl.check.decisions)
@@ -211,6 +214,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
         frame_secrets = facts.frame_secrets(frames.frame_secrets(self), self.ir_procs, self.frame_types,
                                             self.kinds, self.N, len(self.team_names))
 
+        picks = pending_picks(self.ir_procs)
         return Program(
             title=title, path=self.path, source=self.src, files=self.rules.files or ((self.path, self.src),),
             about=self.about, players=self.N, variants=self.selected,
@@ -223,6 +227,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
             decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
             heuristic=heuristic, frame_types=[self.frame_types.get(i, {}) for i in range(len(self.procs))],
             frame_secrets=[frame_secrets.get(i, {}) for i in range(len(self.procs))], kept_secrets=kept_secrets,
+            pending_picks=[picks.get(i, {}) for i in range(len(self.procs))],
             invariants=invariants, card_invariants=card_invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
             min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined,
             params=params, param_info=self.param_info, **self._team_fields())

@@ -151,6 +151,7 @@ class Decision:
     entry: Any = None            # the generated entry that resumes after it: f(S, F, value) (dsl.emit.writer;
                                  # False if it could resume at more than one place)
     note: Callable | None = None  # `showing "..."`: f(S, option) -> the words said beside an option at the table
+    at_once: tuple | None = None  # (block, seat): a choice of seat's copy of a 'for p in ... at once' block
 
 
 @attrs.define
@@ -208,6 +209,8 @@ class Program:
     # (dsl.compiler._bound_secret_numbers)
     kept_secrets: list = attrs.Factory(list)
     frame_types: list = attrs.Factory(list)   # per resumable procedure: label -> its frame locals' types
+    pending_picks: list = attrs.Factory(list)  # per resumable procedure: label -> the pending picks of an
+    # 'at once' block kept there, (pick's index, its options' index, seat) each (dsl.lower.at_once)
     frame_secrets: list = attrs.Factory(list)  # per resumable procedure: label -> the locals kept there
     # that some seat does not see: (index, knowers, values) each (dsl.analysis.facts.frame_secrets)
     params: dict = attrs.Factory(dict)        # the game parameters in force, by name (dsl.check.params)

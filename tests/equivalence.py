@@ -34,6 +34,7 @@ CONFIGS = [
     ("examples/big_two.rules", (4,), [()]),
     ("examples/president.rules", (4, 7), [()]),
     ("examples/durak.rules", (2, 4, 6), [(), ("perevodnoy",)]),
+    ("examples/goofspiel.rules", (2, 3, 4), [()]),
 ]
 
 

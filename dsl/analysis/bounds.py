@@ -85,7 +85,7 @@ class Bounds:
                     self._bind(node.target.id, (node.op, node.expr, node.pos))
                 elif isinstance(node.target, A.Attr):
                     self.attrs.setdefault(node.target.name, []).append((node.op, node.expr, node.pos))
-            elif isinstance(node, A.For):
+            elif isinstance(node, (A.For, A.AtOnce)):
                 self._bind(node.var, ("in", node.source, node.pos))
             elif isinstance(node, A.Choose) and not node.subset:
                 self._bind(node.var, ("in", node.source, node.pos))

@@ -165,6 +165,18 @@ def _or_none(make, *args):
         return []
 
 
+def _kept(options):
+    """The options of an 'at once' block's choice, kept in the frame (dsl.lower.at_once): a subset's
+    tuples as lists, as a saved state reads them back."""
+    return [list(o) if o.__class__ is tuple else o for o in options]
+
+
+def _closed(sim, *kept):
+    """An 'at once' block closes (dsl.lower.at_once): its mark, negative. ``kept`` are the options
+    of its picks, kept in the frame till here."""
+    return -sim
+
+
 RUNTIME = {
     "fail": fail, "fail_no_options": fail_no_options, "move_cards": move_cards, "move_every": move_every,
     "move_zone": move_zone, "own": own,
@@ -172,5 +184,5 @@ RUNTIME = {
     "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": value_key,
     "_dedupe": _dedupe, "_unique_few": _unique_few, "_subsets": _subsets, "_FIRST": _FIRST, "_range": _range,
     "_partner": _partner, "_members": _members, "_opponents": _opponents, "_or_none": _or_none,
-    **COMBO_RUNTIME,
+    "_closed": _closed, "_kept": _kept, **COMBO_RUNTIME,
 }

@@ -51,6 +51,8 @@ def sub_bodies(s) -> list:
         return [s.body]
     if isinstance(s, (A.ChooseBlock, A.Window)):
         return [b.body for b in s.branches]
+    if isinstance(s, A.AtOnce):
+        return [s.body, s.then]
     return []
 
 
@@ -125,6 +127,8 @@ class Statements:
             if pname in self.inline:
                 return sum(self._labels(x) for x in self.proc_decls[pname].body)
             return int(pname in self.resumable)
+        if isinstance(s, A.AtOnce):        # written out once for each seat (dsl.lower.at_once)
+            return self.N * sum(self._labels(x) for b in sub_bodies(s) for x in b)
         return sum(self._labels(x) for b in sub_bodies(s) for x in b)
 
     def _find_inline(self, flow_body) -> set:

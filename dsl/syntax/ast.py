@@ -324,6 +324,17 @@ class For(Stmt):
     body: tuple
 
 
+@node
+class AtOnce(Stmt):
+    """``for p in players at once: BODY then: THEN``: every seat of ``source`` makes the choices of
+    ``body`` without seeing another seat's (the body only chooses); then ``then`` runs for each seat,
+    in seat order, with that seat's picks (dsl.lower.at_once)."""
+    var: str
+    source: Expr
+    body: tuple
+    then: tuple
+
+
 # ── declarations ────────────────────────────────────────────────────────────
 @node
 class Decl:

@@ -541,6 +541,9 @@ class _Builder(Transformer):
     def for_stmt(self, meta, c):
         return A.For(pos=self._pos(meta), var=str(c[0]), source=c[1], body=c[2])
 
+    def at_once_stmt(self, meta, c):
+        return A.AtOnce(pos=self._pos(meta), var=str(c[0]), source=c[1], body=c[2], then=c[3])
+
     # ── expressions ────────────────────────────────────────────────────────
     def range(self, meta, c):
         return A.Range(pos=self._pos(meta), low=c[0], high=c[1])

@@ -106,6 +106,14 @@ class _Dot:
             if last != n:
                 self.edge(last, n, style="dashed", label="again")
             return n
+        if isinstance(s, A.AtOnce):        # every player's choices at once, then what each does
+            ctx = ctx.but(player=s.var)
+            n = self.node("every player at once", "hexagon", style="filled", fillcolor="#e4f2dc")
+            self.edge(prev, n)
+            last = self.body(s.body, n, ctx)
+            then = self.node("then, for each player", "hexagon", style="filled", fillcolor="#e4f2dc")
+            self.edge(last, then)
+            return self.body(s.then, then, ctx)
         if isinstance(s, A.If):
             branches = list(s.branches) + ([(None, s.orelse)] if s.orelse else [])
             if not any(self._interesting(b) for _, b in branches):

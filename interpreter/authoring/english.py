@@ -298,6 +298,8 @@ class English:
             return self.loop(f"As long as {x(s.cond)}", s.body, ctx)
         if isinstance(s, A.For):
             return self.for_(s, ctx)
+        if isinstance(s, A.AtOnce):
+            return self.at_once(s, ctx)
         return Step("…")
 
     def loop(self, head: str, body, ctx) -> Step:
@@ -326,6 +328,16 @@ class English:
                 return Step(f"{head}, {body[0].text[len('The player '):]}", notes=body[0].notes)
             return Step(head + ":", body)
         return self.loop(f"For each {words(s.var)} in {self.expr(src, ctx)}", s.body, ctx)
+
+    def at_once(self, s: A.AtOnce, ctx) -> Step:
+        """Simultaneous choices: what every player chooses at once, then what each pick does."""
+        inner = ctx.but(player=s.var)
+        src = s.source
+        who = "Every player" if isinstance(src, A.Players) and src.start is None \
+            else f"Every player of {self.expr(src, ctx)}"
+        return Step("", [
+            Step(f"{who} chooses at once, without seeing anyone else's choice:", self.steps(s.body, inner)),
+            Step("Once everyone has chosen, for each of them in turn:", self.steps(s.then, inner))])
 
     def choice_block(self, s: A.ChooseBlock, ctx) -> Step:
         """One decision with branches: each option (the pick, the named moves) and what follows it."""

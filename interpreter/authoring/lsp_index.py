@@ -222,7 +222,7 @@ class Index:
                     if b.pick is not None and b.pos.line <= line:
                         out.append(Symbol(b.pick.var, "local", b.pos.line, b.pos.column,
                                           self._source_type(b.pick.source, b.pick.subset)))
-            elif isinstance(s, A.For) and s.pos.line <= line <= _last_line(s):
+            elif isinstance(s, (A.For, A.AtOnce)) and s.pos.line <= line <= _last_line(s):
                 out.append(Symbol(s.var, "local", s.pos.line, s.pos.column, self._source_type(s.source)))
             for sub in self._bodies(s):      # names chosen or let in a block stay visible after it
                 if sub and sub[0].pos.line <= line:
@@ -234,6 +234,8 @@ class Index:
             return [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
         if isinstance(s, (A.For, A.While, A.Repeat)):
             return [s.body]
+        if isinstance(s, A.AtOnce):
+            return [s.body, s.then]
         if isinstance(s, (A.ChooseBlock, A.Window)):
             return [b.body for b in s.branches]
         return []

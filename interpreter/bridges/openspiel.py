@@ -10,6 +10,12 @@ start that picks one of ``deals`` seeds uniformly; the engine draws every later 
 seed (docs/guides/interop.md says why). Action ids come from ``actions.ActionSpace``; observation
 tensors and strings from ``encoding.Encoder``; the information state is the current observation
 plus a digest of everything the seat has observed so far (perfect recall).
+
+Simultaneous choices (``for p in players at once``) stay turn-based: the seats are asked one after
+another, in seat order, and nothing a seat observes (its observation, its information state, whose
+turn it is) shows a pick made before its own until every seat has chosen — OpenSpiel's own
+transform of a simultaneous-move game, ``pyspiel.convert_to_turn_based``, which the differential
+test against OpenSpiel's ``goofspiel`` plays against (tests/interpreter/bridges/test_bridges_goofspiel.py).
 """
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from rulesrun.dsl import compile_rules, parse_file
 from rulesrun.interpreter.runtime.engine import Game
 from rulesrun.interpreter.checking.coverage import AbleProbe, Coverage, Tracer
 from rulesrun.interpreter.checking.parallel import WorkerDied, outcomes
-from rulesrun.interpreter.checking.properties import PROPERTIES, GameChecker, Violation
+from rulesrun.interpreter.checking.properties import COMPARED, PROPERTIES, GameChecker, Violation
 from rulesrun.interpreter.checking.report import Config, configurations, report_failure, write_moves
 from rulesrun.interpreter.checking.search import Failure, Guide, hypothesis_games
 
@@ -85,7 +85,7 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
             title = got.title
             nsteps += got.steps
             for k, v in got.counts.items():
-                totals[k] += v
+                totals[k] = totals.get(k, 0) + v
             cov = got.coverage
             if cov is not None:
                 per_config.append(f"{cfg.describe()}: {cov.summary_line()}")
@@ -113,16 +113,28 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
         return 1
     finally:
         results.close()         # after a failure: the pool's workers still checking are ended now
-    untested = [k for k in PROPERTIES if not totals[k]]
-    held = len(PROPERTIES) - len(untested)
-    print(f"ok: {title} — {len(configs)} configuration{'s' if len(configs) != 1 else ''}, "
+    at_once = bool(totals["hidden picks"])     # tried in every game of a file with an 'at once' block
+    untested = [k for k in PROPERTIES if not totals[k] and (k != "hidden picks" or at_once)]
+    # a comparison tried that compared nothing held of nothing: it fails
+    empty = [k for k in COMPARED if totals[k] and not totals[k + " compared"]]
+    held = len(PROPERTIES) - len(untested) - len(empty) - (0 if at_once else 1)
+    print(f"{'FAILED' if empty else 'ok'}: {title} — {len(configs)} configuration{'s' if len(configs) != 1 else ''}, "
           f"{ngames} games, {nsteps:,} steps in {time.perf_counter() - start:.1f}s; "
-          f"{held} properties hold" + (f", {len(untested)} not tested" if untested else "") + ":", file=out)
+          f"{held} properties hold" + (f", {len(untested)} not tested" if untested else "")
+          + (f", {len(empty)} compared nothing" if empty else "") + ":", file=out)
     for k, text in PROPERTIES.items():
-        if totals[k]:
+        if k == "hidden picks" and not at_once:
+            print(f"  - {text} (not applicable: no 'at once' block)", file=out)
+        elif k in empty:
+            print(f"  - FAILED, COMPARED NOTHING: {text} ({totals[k]:,} tries, no step compared)", file=out)
+        elif totals[k] and k in COMPARED:
+            print(f"  - {text} ({totals[k]:,} tries, {totals[k + ' compared']:,} steps compared)", file=out)
+        elif totals[k]:
             print(f"  - {text} ({totals[k]:,} checks)", file=out)
         else:   # holding vacuously is not holding: say so
             print(f"  - NOT TESTED: {text} (no step of these games could test it)", file=out)
+    if empty:
+        return 1
     for what in kept:
         print(f"note: the bots' copies keep the real value of {what}: it holds a secret, but the compiler "
               f"cannot list the values it could hold, so a bot knows it (a secret number is never kept: "

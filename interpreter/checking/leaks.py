@@ -5,6 +5,9 @@ Two tests, both run on sampled steps of the games ``check`` plays:
 * **resample** (``static_leak``): the cards a seat cannot see are dealt out again at random in the
   state as it is; the seat's observation and options must not change. Quick, but the copy keeps
   the stored values, so a public value *computed earlier* from hidden cards goes unseen.
+* **pick twin** (``pick_twin_leak``, below): for simultaneous choices, the game played again with
+  one pick of another seat in an open ``at once`` block chosen otherwise; nothing the seat sees may
+  change until every seat has chosen.
 * **twin** (``twin_leak``): the game so far is played again from the start with the cards the seat
   has never seen dealt differently (every shuffle stacked with those cards swapped, every other
   seat's choice of such a card swapped too). The rules work out every value again, so two games
@@ -105,7 +108,7 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
     """Play the first ``len(indices)`` steps again twice — as they were, and with the cards in
     ``unseen`` (never seen by ``seat``) swapped at random — comparing ``seat``'s view at every step.
     Raise Leak at the first difference, TwinFailed when the rules fail in the other deal; give the
-    number of steps compared (fewer when the other deal could not follow)."""
+    number of views compared (none when the other deal could not follow at all)."""
     prog = game.program
     names = prog.card_names
     swapped = unseen[:]
@@ -136,35 +139,36 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
         raise TwinFailed(e, 0) from None
     except GameError:
         return 0
-    step = 0
+    step = compared = 0
     marks = [None, None]       # the announcements compared so far, in each game
     while True:
         if not _same_world(prog, orig, twin, pi, seat):
-            return step
+            return compared
         a, b = view(orig, seat, log=False), view(twin, seat, log=False)
         # only the announcements made since the last step: the log of a long game is long
         a["log"], b["log"] = new_log(orig, marks[0], seat), new_log(twin, marks[1], seat)
         marks = [orig.log_mark, twin.log_mark]
         if a != b:
             raise Leak(describe(a, b, seat), step)
+        compared += 1
         if step >= len(indices) or orig.is_terminal() or twin.is_terminal():
-            return step
+            return compared
         i = indices[step]
         did = orig.open_decision[1]
         typ = prog.decisions[did].type
         want = _relabel(typ, orig.open_decision[2][i], pi)
         key = _named(typ, want, names)
         if twin.open_decision is None or twin.open_decision[1] != did:
-            return step
+            return compared
         j = next((j for j, o in enumerate(twin.open_decision[2]) if _named(typ, o, names) == key), None)
         if j is None:
-            return step                 # not a legal choice in the other deal: it goes another way
+            return compared             # not a legal choice in the other deal: it goes another way
         orig.apply_action(i)
         try:
             twin.apply_action(j)
         except RulesRuntimeError as e:
             if "stacked card" in str(e):
-                return step
+                return compared
             raise TwinFailed(e, step + 1) from None
         step += 1
 
@@ -221,3 +225,53 @@ def _same_world(prog, a, b, pi, seat: int) -> bool:
             if names[pi.get(c, c)] != names[d]:
                 return False
     return True
+
+
+def pick_twin_leak(game, seed: int, indices: list, seat: int, rng) -> int:
+    """The twin test of simultaneous choices (``for p in ... at once``): the game so far is played
+    again twice, alike but for one pick another seat made in an open block, chosen otherwise in
+    the twin; until that block closes (every seat has chosen), ``seat`` must see the same in both —
+    observation, announcements, whose turn it is, its own options. Raise Leak at the first
+    difference; give the number of steps compared (0 when no other seat chose in a block)."""
+    prog = game.program
+    decisions = prog.decisions
+    probe = game.new_initial_state(seed=seed)
+    at = []                     # the steps where another seat chose in an open block, among options
+    for k, i in enumerate(indices):
+        d = probe.open_decision
+        if d is None:
+            break
+        if decisions[d[1]].at_once is not None and d[0] != seat and len(d[2]) > 1:
+            at.append(k)
+        probe.apply_index(i)
+    if not at:
+        return 0
+    t = rng.choice(at)
+    orig, twin = game.new_initial_state(seed=seed), game.new_initial_state(seed=seed)
+    for i in indices[:t]:
+        orig.apply_index(i)
+        twin.apply_index(i)
+    mark = orig.at_once
+    n = len(orig.open_decision[2])
+    other = rng.choice([j for j in range(n) if j != indices[t]])
+    marks = [orig.log_mark, twin.log_mark]
+    orig.apply_index(indices[t])
+    twin.apply_index(other)
+    step, compared = t + 1, 0
+    while orig.at_once == mark and twin.at_once == mark:
+        a, b = view(orig, seat, log=False), view(twin, seat, log=False)
+        a["log"], b["log"] = new_log(orig, marks[0], seat), new_log(twin, marks[1], seat)
+        if a != b:
+            key = next(k for k in a if a[k] != b.get(k))
+            raise Leak(f"Player {seat + 1}'s observation ('{key}') depends on what another player chose in "
+                       f"an 'at once' block, before every player has chosen: {_diff(a[key], b[key])}", step)
+        compared += 1
+        if step >= len(indices) or orig.open_decision is None or twin.open_decision is None:
+            break
+        i = indices[step]
+        if i >= len(twin.open_decision[2]):
+            break
+        orig.apply_index(i)
+        twin.apply_index(i)
+        step += 1
+    return compared

@@ -9,7 +9,11 @@ from rulesrun.dsl.program import NoLegalAction, steps_count
 
 from rulesrun.interpreter.runtime.engine import Game, GameError, State, never_ended
 from rulesrun.interpreter.runtime.observe import announced_cards, revealed_cards, visible_cards
-from rulesrun.interpreter.checking.leaks import Leak, TwinFailed, static_leak, twin_leak
+from rulesrun.interpreter.checking.leaks import Leak, TwinFailed, pick_twin_leak, static_leak, twin_leak
+
+# the properties that compare two games step by step: the report says how many steps they compared,
+# and one that was tried but compared nothing fails (it held of nothing)
+COMPARED = ("no derived leaks", "hidden picks")
 
 PROPERTIES = {
     "legal action": "the player to move always has a legal action",
@@ -26,6 +30,8 @@ PROPERTIES = {
     "bots see what their seat sees": "a bot's choice does not depend on which consistent twin of the state "
                                      "it is given (the cards and secret values its seat cannot see, dealt "
                                      "and drawn again)",
+    "hidden picks": "in an 'at once' block, another seat's pick chosen otherwise shows a seat nothing "
+                    "different before every seat has chosen",
     "invariants": "the file's own invariants hold at every step",
     "runs": "the rules never fail at run time",
 }
@@ -74,6 +80,8 @@ class GameChecker:
         self.ncards = len(game.program.card_names)
         self.steps = 0
         self.counts = {k: 0 for k in PROPERTIES}
+        self.counts.update({k + " compared": 0 for k in COMPARED})
+        self.at_once = any(d.at_once is not None for d in game.program.decisions)
         self.coverage, self.tracer, self.probe = coverage, tracer, probe
         self.indices: list = []          # the option numbers taken in the last game
         self.lengths: list = []          # decisions in each game played to its end
@@ -326,6 +334,8 @@ class GameChecker:
 
     def twin_test(self, state: State, seed: int, seen: list, rng, trace: list) -> None:
         """The twin leak test for one seat at random, over the game so far."""
+        if self.at_once:
+            self._pick_twin(seed, rng, trace)
         s = rng.randrange(self.n)
         unseen = [c for c in range(self.ncards) if c not in seen[s]]
         upto = len(self.indices) if self.opaque is None else self.opaque - 1
@@ -334,17 +344,17 @@ class GameChecker:
         try:
             # a twin dealt so that the rules show the seat something else (a revealed value) parts
             # from the game there: others are drawn, each swapping fewer cards, until one follows it
-            # to the end (or a few have been tried); counted when one compared a step at least
-            # (not when none could follow at once)
+            # to the end (or a few have been tried); the report counts the steps of the one that
+            # compared most
+            self.counts["no derived leaks"] += 1
             compared = 0
             for swap in (len(unseen), 8, 4, 2):
                 pool = unseen if swap >= len(unseen) else rng.sample(unseen, swap)
                 steps = twin_leak(self.game, seed, state.hist, self.indices[:upto], s, pool, rng)
                 compared = max(compared, steps)
-                if steps >= upto:
+                if steps > upto:
                     break
-            if compared:
-                self.counts["no derived leaks"] += 1
+            self.counts["no derived leaks compared"] += compared
         except Leak as e:
             at = ""
             if e.step is not None:
@@ -357,6 +367,18 @@ class GameChecker:
                                    f"never saw dealt differently)") from None
         except Exception as e:
             raise runtime(e, " (in the twin leak test)") from None
+
+    def _pick_twin(self, seed: int, rng, trace: list) -> None:
+        """The twin test of simultaneous choices, for one seat at random, over the game so far."""
+        s = rng.randrange(self.n)
+        self.counts["hidden picks"] += 1
+        try:
+            self.counts["hidden picks compared"] += pick_twin_leak(self.game, seed, self.indices, s, rng)
+        except Leak as e:
+            del trace[e.step:]
+            raise Violation("hidden picks", e.message + f" (after decision {e.step})") from None
+        except Exception as e:
+            raise runtime(e, " (in the twin test of an 'at once' block)") from None
 
     def check_end(self, state: State, seed: int) -> None:
         self.counts["ends"] += 1

@@ -137,7 +137,8 @@ def cmd_compile(args) -> int:
     from rulesrun.interpreter.terminal.safe_text import safe
     print(safe(f"ok: {prog.title} — {players} players, {'/'.join(map(str, cards))} cards, "
           f"{len([z for z in prog.zones if z.owner is None])} shared + {len(prog.families)} per-player zones, "
-          f"{_n(len(prog.decisions), 'decision')}, {_n(len(prog.invariants), 'invariant')}"
+          # the file's decisions: an 'at once' block's, written out once a seat, said once
+          f"{_n(len({d.pos for d in prog.decisions}), 'decision')}, {_n(len(prog.invariants), 'invariant')}"
           + (f", variants: {', '.join(variants)}" if variants else "")
           + (f", parameters: {param_texts(prog.params, prog.param_info)}" if prog.params else "")))
     return 0

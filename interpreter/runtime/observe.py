@@ -256,6 +256,7 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
         if redraw:
             _redraw_values(S, prog, seat, rng)
             _redraw_locals(S, prog, seat, rng)
+            _redraw_picks(S, prog, seat, rng)
         return S
     S = state.clone()
     S.rng = rng.getrandbits(62)   # the future shuffles are unknown too: never the real ones
@@ -286,6 +287,7 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
     if redraw:
         _redraw_values(S, prog, seat, rng)
         _redraw_locals(S, prog, seat, rng)
+        _redraw_picks(S, prog, seat, rng)
     S.g = [relabel(v.type, x) for v, x in zip(prog.globals, S.g)]
     S.pv = [[relabel(v.type, x) for x in S.pv[i]] for i, v in enumerate(prog.player_vars)]
     new_cv = []
@@ -502,6 +504,27 @@ def _redraw_locals(S, prog, seat: int, rng) -> None:
             if frames is None:
                 frames = S.frames = list(S.frames)     # (a clone may share the frames it did not change)
             frames[n] = [F[0], F[1], tuple(new) if isinstance(values, tuple) else new]
+
+
+def _redraw_picks(S, prog, seat: int, rng) -> None:
+    """The picks other seats have made in the open 'at once' block, which nobody else has seen
+    (``dsl.lower.at_once``): each drawn again from the options it was chosen from (kept in the
+    frame beside it, relabelled with the cards), whatever it is — a card from a public row, a
+    number, a subset of a hand."""
+    if S.sim <= 0:
+        return
+    picks = prog.pending_picks
+    for n, F in enumerate(S.frames):
+        entries = picks[F[0]].get(F[1]) if F[0] < len(picks) else None
+        if not entries:
+            continue
+        values = list(F[2])
+        for pick, options, who in entries:
+            if who != seat and values[options]:
+                chosen = _pick(rng, values[options])
+                values[pick] = list(chosen) if isinstance(chosen, tuple) else chosen
+        S.frames = list(S.frames)
+        S.frames[n] = [F[0], F[1], values]
 
 
 def _knows(values, knowers, seat: int) -> bool:

@@ -20,7 +20,7 @@ def data(S) -> dict:
             "pv": _jsonable(S.pv), "cv": _jsonable(S.cv), "frames": _jsonable(S.frames),
             "pending": _jsonable(S.pending), "rng": S.rng, "hist": [h if h.__class__ is str else _jsonable(h) for h in steps_list(S.steps)],
             "ann": _log_list(S.ann), "seed": S.seed, "stacked": _jsonable(S.forced),
-            "shown": [[*k, v] for k, v in sorted(S.shown.items(), key=repr)]}
+            "shown": [[*k, v] for k, v in sorted(S.shown.items(), key=repr)], "at_once": S.sim}
 
 
 def same(a, b) -> bool:
@@ -32,7 +32,7 @@ def same(a, b) -> bool:
             and a.g == b.g and _same_rows(a.pv, b.pv) and _same_rows(a.cv, b.cv)
             and _same_frames(a.frames, b.frames) and a.rng == b.rng and a.seed == b.seed
             and a.loc == b.loc and _same_steps(a.steps, b.steps) and a.forced == b.forced
-            and a.shown == b.shown and _same_log(a.ann, b.ann))
+            and a.shown == b.shown and a.sim == b.sim and _same_log(a.ann, b.ann))
 
 
 def to_json(S) -> dict:
@@ -84,6 +84,7 @@ def from_json(cls, game, data: dict):
         S.forced = [[int(f[0]), list(f[1])] for f in data.get("stacked", [])]
         # (a key is (part, index, key), and the seat shown for 'reveal ... to': dsl.lower.statements)
         S.shown = {(str(e[0]), int(e[1]), *e[2:-1]): e[-1] for e in data.get("shown", [])}
+        S.sim = int(data.get("at_once", 0))      # (saved before 'at once' blocks: none open)
         S._legal = S._row = None
         S._lookups = game._lookups
         if len(S.z) != len(prog.zones) or len(S.loc) != len(prog.card_names):

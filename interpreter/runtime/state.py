@@ -24,11 +24,12 @@ class State:
     """One moment of one game. All fields are plain data; ``_game`` is the compiled program."""
 
     __slots__ = ("_game", "_prog", "seed", "z", "loc", "g", "pv", "cv", "frames", "pending", "rng", "shown",
-                 "steps", "ann", "forced", "_legal", "_row", "budget", "ret", "_lookups", "_logs")
+                 "steps", "ann", "forced", "_legal", "_row", "budget", "ret", "_lookups", "_logs", "sim")
     # _legal: the open decision's Actions where they need numbering (else made per call); _row: the
     # lookup legal_actions() used, by which apply_action knows an Action of this decision and seat;
     # _lookups: the game's (Game._lookups), kept on the state to save legal_actions() a step;
     # _logs: the log's texts made so far, for log() (set by its first call: a clone starts without)
+    # sim: the 'at once' blocks opened so far (dsl.lower.at_once), negative once the last one closed
 
     # ── creation ───────────────────────────────────────────────────────────
     @classmethod
@@ -56,6 +57,7 @@ class State:
         S.steps = None
         S.ann = None
         S.shown = {}             # (part, var, index) -> value, for state values the rules revealed
+        S.sim = 0
         S.forced = forced
         S._legal = S._row = None
         S._lookups = game._lookups
@@ -167,6 +169,14 @@ class State:
         "zone", line, place) for a card, a value, a zone's cards; with the seat appended when shown to
         one player (``reveal ... to``). Read it for one seat through ``observe.revealed_cards``."""
         return self.shown
+
+    @property
+    def at_once(self) -> int | None:
+        """The 'for p in ... at once' block open now (an opaque mark, the same from its first
+        choice to its last, and another for the next block), or None: while a block is open, the
+        seats' picks made in it are pending, seen by nobody but their seat (``dsl.lower.at_once``;
+        the open decision's ``program.decisions[d].at_once`` says which block and seat)."""
+        return self.sim if self.sim > 0 else None
 
     @property
     def log_mark(self):
@@ -509,6 +519,7 @@ class State:
         S.steps = self.steps
         S.ann = self.ann
         S.shown = self.shown        # never changed in place: 'reveal' assigns a new dict
+        S.sim = self.sim
         forced = self.forced
         S.forced = [f[:] for f in forced] if forced else forced
         S._legal, S._row, S._lookups = self._legal, self._row, self._lookups

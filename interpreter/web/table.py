@@ -52,6 +52,10 @@ class Table:
         self.keep = False                         # never reclaimed when idle (the command line's table)
         self.stop = threading.Event()             # set when the table goes away: its bots stop thinking
         self.log = Log()
+        # an open 'at once' block: each seat's answers given before its turn, in order, and the step
+        # the block opened at (a seat's answer to the view it saw then is still good)
+        self.answers: dict[int, list[str]] = {}
+        self.block: tuple | None = None           # (the block's mark, its first step)
         self._start(game, seed, state)
 
     def _start(self, game: Game, seed: int, state: State | None = None) -> None:
@@ -62,6 +66,48 @@ class Table:
         self.agents = {p: make_agent(kind, seed * 1000 + p + 1, stop=self.stop)
                        for p, kind in enumerate(self.seats) if kind != "human"}
         self.version += 1
+        self._note_block()
+
+    # ── simultaneous choices ('for p in players at once', dsl.lower.at_once) ─
+    def _note_block(self) -> None:
+        mark = self.state.at_once
+        if mark is None:
+            self.answers, self.block = {}, None
+        elif self.block is None or self.block[0] != mark:
+            self.answers, self.block = {}, (mark, self.step)
+
+    def asked(self) -> dict:
+        """{seat: (decision label, options)}: in an open 'at once' block, every seat that has a
+        choice of the block waiting for it now, answered or not — asked at once, whatever the
+        engine's order. Found on a copy, each earlier seat's choice stood in for by an answer given
+        or any option: a seat's options never depend on another's picks (dsl.lower.at_once)."""
+        mark = self.state.at_once
+        if mark is None:
+            return {}
+        out: dict = {}
+        given = {p: list(a) for p, a in self.answers.items()}
+        s = self.state.clone()
+        while s.at_once == mark and not s.is_terminal():
+            p = s.current_player()
+            if given.get(p):
+                s.apply_action(given[p].pop(0))
+                continue
+            if p not in out:
+                out[p] = (s.decision_label(), [str(a) for a in s.legal_actions()])
+            s.apply_action(s.legal_actions()[0])
+        return out
+
+    def _answer(self, seat: int, action: str) -> None:
+        """A seat's answer in an open block: kept, then every answer whose turn has come applied in
+        the engine's order."""
+        self.answers.setdefault(seat, []).append(action)
+        self._drain()
+
+    def _drain(self) -> None:
+        while self.block is not None and not self.state.is_terminal() \
+                and self.answers.get(self.state.current_player()):
+            p = self.state.current_player()
+            self._apply(self.answers[p].pop(0))
 
     # ── who is who ─────────────────────────────────────────────────────────
     def seat_of(self, token) -> int | None:
@@ -97,6 +143,11 @@ class Table:
             raise Refused("a move needs 'step': the step number of the view it answers")
         if self.state.is_terminal():
             raise Refused("the game is over")
+        asked = self.asked() if self.block is not None else {}
+        if seat in asked and self.block[1] <= step <= self.step:      # every seat answers at once
+            if action not in asked[seat][1]:
+                raise Refused(f"'{action[:80]}' is not one of your legal moves now")
+            return self._answer(seat, action)
         if self.state.current_player() != seat:
             raise Refused(f"it is not your turn: {self.names()[self.state.current_player()]} is to move")
         if step != self.step:
@@ -122,6 +173,7 @@ class Table:
         if version != self.version or self.bot_to_move() != seat:
             return False
         self._apply(action)
+        self._drain()       # the answers people gave ahead of their turn, now that it has come
         return True
 
     def _apply(self, action: str) -> None:
@@ -137,6 +189,7 @@ class Table:
         self.state = after
         self.version += 1
         self.touched = time.monotonic()
+        self._note_block()
 
     def rematch(self, seed: int | None = None) -> None:
         if not self.state.is_terminal():
@@ -187,4 +240,10 @@ class Table:
 
     def frame(self, seat: int | None) -> dict:
         seat = None if seat in (None, SPECTATOR) else seat
-        return frame(self.state, seat, self.display, self.info(), self.log.of(self.state, seat))
+        out = frame(self.state, seat, self.display, self.info(), self.log.of(self.state, seat))
+        asked = self.asked().get(seat) if seat is not None and self.block is not None else None
+        out["asked"] = asked is not None        # this seat chooses now, with the others, at once
+        if asked is not None and self.state.current_player() != seat:
+            out["decision"], out["options"] = asked
+            out["notes"], out["clickable"] = {}, {}
+        return out

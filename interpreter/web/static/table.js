@@ -86,9 +86,11 @@ function render() {
   $("error").hidden = !v.error;
   $("error").textContent = v.error || "";
   // whose turn, and my moves
-  const mine = v.seat !== null && v.to_move === v.seat && !v.terminal;
+  // (every seat of an 'at once' block chooses at the same time: v.asked)
+  const mine = v.seat !== null && (v.to_move === v.seat || v.asked) && !v.terminal;
   $("turn-box").classList.toggle("mine", mine);
   $("turn").textContent = v.terminal ? "Game over" :
+    v.asked ? "Everyone chooses at once — your choice: " + v.decision :
     mine ? "Your turn: " + v.decision : v.names[v.to_move] + " is to move (" + v.decision + ")";
   const moves = $("moves");
   moves.replaceChildren();

@@ -63,6 +63,7 @@ team state points: number = 0
 state named: team = none
 
 flow:
+    shuffle deck
     player 1 chooses q from players where q != player 1 as "partner"
     for p in players:
         p.team = item(teams, 1) if p == player 1 or p == q else item(teams, 2)

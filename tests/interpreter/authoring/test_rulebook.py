@@ -211,3 +211,12 @@ def test_the_rulebook_at_the_table_cites_no_file_a_player_lacks(name):
     text = text.split("This rulebook was written by")[0]      # the footer names the rules file itself
     assert not re.search(r"\b(?:shared|docs|games)/[\w./-]+", text), re.search(r"\b(?:shared|docs|games)/[\w./-]+", text)
     assert text.split("\n## ")[0].count("\n") >= 3          # the opening still says what the game is
+
+
+def test_simultaneous_choices_read_as_at_once_then_each_in_turn():
+    md = to_markdown(Rulebook(str(ROOT / "examples/goofspiel.rules")).blocks)
+    at = md.index("Every player chooses at once, without seeing anyone else's choice:")
+    then = md.index("Once everyone has chosen, for each of them in turn:")
+    assert at < md.index("The player bids a card (c) from their hand.") < then < md.index("Move c to their bid.")
+    dot = to_dot(list(parse_text((ROOT / "examples/goofspiel.rules").read_text(encoding="utf-8")).items))
+    assert "every player at once" in dot and "then, for each player" in dot

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import re
 import shlex
 import subprocess
 import sys
@@ -39,7 +40,11 @@ def test_every_shipped_game_passes_the_check(path):
     code, out, err = check(path, players=fewest, games=2, max_steps=20_000)
     assert code == 0, out + err
     assert out.startswith("ok: ")
-    assert "13 properties hold" in out
+    # the twin test of 'at once' blocks is not applicable (and not counted) in a file without one
+    at_once = re.search(r"^\s*for \w+ in .* at once:", path.read_text(encoding="utf-8"), re.M)
+    held = re.search(r"(\d+) properties hold(?:, (\d+) not tested)?:", out)
+    # (a short check of Goofspiel turns up no card unseen at a twin test's step: not tested, not failed)
+    assert int(held[1]) + int(held[2] or 0) == (14 if at_once else 13) and int(held[2] or 0) <= (1 if at_once else 0)
     assert "\ncoverage: lines " in out and "branches" in out
 
 
