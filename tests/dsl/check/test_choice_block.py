@@ -112,22 +112,6 @@ def test_only_moves():
     ("""
     flow:
         player 1 chooses:
-            c from pile:
-                pass
-            d from pile:
-                pass
-    """, "at most one 'NAME from SOURCE' branch"),
-    ("""
-    flow:
-        player 1 chooses:
-            t from ["a", "b"]:
-                pass
-            "pass":
-                pass
-    """, "cannot pick from texts and offer named moves"),
-    ("""
-    flow:
-        player 1 chooses:
             "pass" if 3:
                 pass
     """, "a move's 'if' condition must be a yes/no"),
