@@ -20,6 +20,12 @@ group owns a block of ids, one per value its options can take, in a fixed order:
     choice    a choice block: its pick's ids (as above: one value, or a subset's "add X" ids and
               "done"), and an id for each named move (a subset's moves before "done"; a move is
               legal before any element is added)
+    tuple     several values picked at once: an id for each combination of the values of each
+              source's domain, the first source outermost
+    branches  a choice block whose options carry their branch (several picks, a pick of texts
+              beside moves, a pick under an 'if', a move whose text shows values): each pick's
+              ids in the order written, one id for each named move (a move whose text shows
+              values: one id whatever the text)
 
 The ids read back as the engine's action texts (``label value``); an action id is applied by
 the option's value, never by its position in the list, so ids are stable across states.
@@ -57,6 +63,7 @@ class Group:
     decisions: list = attrs.Factory(list)   # the decision indices in the group
     whole: Any = None           # a label with {expressions}: the decision's display makes the whole text
     moves: frozenset = frozenset()      # a choice block's named moves
+    tagged: bool = False        # a choice block's (branch, value) options (keys ("<b>", branch, key), moves)
 
 
 def _is_move(key) -> bool:
@@ -108,10 +115,13 @@ class ActionSpace:
         # the groups
         self.groups: list[Group] = []
         self.group_of: list[int] = []
+        self.branch_moves: list = []    # each decision's branches: a named move's text, or None for a pick
         by_key: dict[tuple, int] = {}
         for did, d in enumerate(prog.decisions):
             node = chooses.get((d.pos.line, d.pos.column))
             gkey = (d.label, d.type)
+            self.branch_moves.append(tuple(b.text if b.pick is None else None for b in node.branches)
+                                     if isinstance(node, A.ChooseBlock) else ())
             keys = self._domain(d, node)
             if gkey in by_key:
                 grp = self.groups[by_key[gkey]]
@@ -126,6 +136,7 @@ class ActionSpace:
                             moves=frozenset(getattr(d, "moves", ())))
                 if getattr(d, "whole_text", False) and d.kind != "subset":
                     grp.whole = d.display
+                grp.tagged = d.type.startswith("branches:")
                 grp.index = dict.fromkeys(grp.keys)
                 self.groups.append(grp)
             grp.decisions.append(did)
@@ -150,6 +161,19 @@ class ActionSpace:
 
     def _domain(self, d, node) -> list:
         t = d.type
+        if t.startswith("branches:"):   # a choice block tagged by branch: each pick's values, each move
+            out: list = []
+            types = t[9:].split(";")
+            for i, b in enumerate(node.branches if node is not None else ()):
+                if b.pick is None:
+                    out.append(("<move>", b.text))
+                elif b.pick.subset:
+                    raise BridgeError(f"{self._where(d)} picks a subset beside other picks, which the bridges "
+                                      f"cannot give action ids to yet; choose the subset in a decision of its own")
+                else:
+                    none = any(isinstance(n, A.NoneLit) for n in A.walk(b.pick.source))
+                    out.extend(("<b>", i, k) for k in self._values(d, b.pick, types[i], none))
+            return out
         if t.startswith("choice:"):     # a choice block: the pick's values, then each named move
             pick = next((b.pick for b in node.branches if b.pick is not None), None) if node is not None else None
             moves = [("<move>", b.text) for b in node.branches if b.text is not None] if node is not None else []
@@ -170,6 +194,19 @@ class ActionSpace:
         return self._values(d, node, t, offers_none)
 
     def _values(self, d, node, t: str, offers_none: bool) -> list:
+        if t.startswith("tuple:"):      # several values at once: every combination, the first outermost
+            import itertools
+            parts = []
+            for et, var, src in zip(t[6:].split(","), node.names, node.sources):
+                one = attrs.evolve(node, var=var, source=src, names=(), sources=())
+                parts.append(self._values(d, one, et, any(isinstance(n, A.NoneLit) for n in A.walk(src))))
+            n = 1
+            for p in parts:
+                n *= len(p)
+            if n > 10_000:
+                raise BridgeError(f"{self._where(d)} can take {n} combinations of values: too many action ids; "
+                                  f"narrow its sources in the file")
+            return list(itertools.product(*parts))
         none = [_NONE_KEY] if offers_none else []
         if t == "card":
             return list(range(self.nclasses)) + none
@@ -313,6 +350,14 @@ class ActionSpace:
 
     # ── texts ───────────────────────────────────────────────────────────────
     def _texts(self, grp: Group) -> list:
+        if grp.tagged:      # each option's whole text; texts that read alike told apart by their kind
+            texts = [self._tagged_text(grp, k, f"{grp.label} {self._show(grp.type, k)}") for k in grp.keys]
+            repeats, seen = Counter(texts), Counter()
+            out = []
+            for text in texts:
+                seen[text] += 1
+                out.append(f"{text} (kind {seen[text]})" if repeats[text] > 1 else text)
+            return out
         elem = _elem(grp)
         shown = [self._show(elem, k) for k in grp.keys if k != DONE]
         # kinds of card that read alike are told apart by their place in the card table
@@ -345,7 +390,31 @@ class ActionSpace:
         except Exception:       # a label that cannot be worked out without the game: label + value
             return f"{grp.label} {fallback}"
 
+    def _tagged_text(self, grp: Group, key, fallback: str) -> str:
+        """The engine's text of a tagged block's option (a move's words as written)."""
+        if _is_move(key):
+            return key[1]
+        _, i, k = key
+        try:
+            return grp.whole((i, self._value(grp.type[9:].split(";")[i], k)))
+        except Exception:       # a label that cannot be worked out without the game
+            return fallback
+
+    def _value(self, t: str, key):
+        """An option value of a domain key (a card of that kind)."""
+        if key == _NONE_KEY:
+            return None
+        if t == "card":
+            return self.class_card[key]
+        if t.startswith("tuple:"):
+            return tuple(self._value(et, k) for et, k in zip(t[6:].split(","), key))
+        return key
+
     def _show(self, t: str, key) -> str:
+        if t.startswith("branches:"):
+            return key[1] if _is_move(key) else self._show(t[9:].split(";")[key[1]], key[2])
+        if t.startswith("tuple:"):
+            return " ".join(self._show(et, k) for et, k in zip(t[6:].split(","), key))
         if t.startswith("choice:"):
             return key[1] if _is_move(key) else self._show(t[7:], key)
         if key == _NONE_KEY:
@@ -367,9 +436,19 @@ class ActionSpace:
             return _NONE_KEY
         if t.startswith("choice:"):
             return ("<move>", value) if value in moves else self.key(t[7:], value)
+        if t.startswith("tuple:"):
+            return tuple(self.key(et, x) for et, x in zip(t[6:].split(","), value))
         if t == "card":
             return self.card_class[value]
         return value
+
+    def tagged_key(self, did: int, t: str, value) -> Any:
+        """The domain key of a tagged block's option (branch, value) of decision ``did``."""
+        i, v = value
+        move = self.branch_moves[did][i]
+        if move is not None:
+            return ("<move>", move)
+        return ("<b>", i, self.key(t[9:].split(";")[i], v))
 
     def text(self, action_id: int) -> str:
         grp = self.groups[self.id_group[action_id]]
@@ -421,6 +500,9 @@ class Table:
         space = self.space
         elem = _elem(grp)
         out = []
+        if grp.tagged:
+            did = pending[1]
+            return grp, [(space.tagged_key(did, grp.type, value), i) for i, value in enumerate(pending[2])]
         for i, value in enumerate(pending[2]):
             if grp.subset and value.__class__ is str:       # a named move beside a subset
                 out.append((space.key(elem, value, grp.moves), i))
