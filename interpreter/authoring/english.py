@@ -339,7 +339,7 @@ class English:
 
     def choose(self, s: A.Choose, ctx) -> str:
         who = self.expr(s.player, ctx)
-        inner = ctx.but(it=s.var)
+        inner = ctx if s.names else ctx.but(it=s.var)      # (several names: each by its name)
         what = self.option(s, ctx, words(s.var))
         cond = ""
         if s.cond is not None:
