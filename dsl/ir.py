@@ -114,12 +114,13 @@ class Move(ast.stmt):
 
 
 class Reveal(ast.stmt):
-    """``reveal``: the values are public from here on (for ``dsl.analysis.infoflow``); emits nothing."""
+    """``reveal``: the values are seen from here on — by every seat, or by the seat ``to`` (for
+    ``dsl.analysis.infoflow``); emits nothing (what is noted in ``S.shown`` follows it)."""
     _fields = ("values",)
 
-    def __init__(self, values: list = (), pos=None):
+    def __init__(self, values: list = (), pos=None, to=None):
         super().__init__()
-        self.values, self.pos = list(values), pos
+        self.values, self.pos, self.to = list(values), pos, to      # to: the one seat shown, or None
 
 
 class Stop(ast.stmt):

@@ -41,7 +41,7 @@ NONE = frozenset()
 _LISTS = ("pending", "private")
 
 # what a define's body sees of its caller's state of knowledge besides its arguments
-_INHERITED = ("shown zone", "shown value")
+_INHERITED = ("shown zone", "shown value", "shown zone to", "shown value to")
 
 
 def _join(*taints):
@@ -268,6 +268,8 @@ class InfoFlow:
             elif f in self.procs:
                 self._call(f, call.args[1:], env)
             return env
+        if isinstance(s, Reveal) and s.to is not None:
+            return self._reveal_to(s, env)
         if isinstance(s, Reveal):
             env = dict(env)
             for v in s.values:
@@ -466,7 +468,8 @@ class InfoFlow:
             elif isinstance(n, ast.Subscript) and isinstance(n.value, St) and n.value.which == "z" \
                     and id(n) not in counted:
                 info = self._zone_of(n.slice)
-                if info is None or info.visibility == "public" or env.get(("shown zone", info.family or info.name)):
+                if info is None or info.visibility == "public" or env.get(("shown zone", info.family or info.name)) \
+                        or self._shown_to(n.slice, mine, env):
                     continue
                 if info.visibility == "owner" and self._same_seat(n.slice, info, mine):
                     continue
@@ -482,7 +485,8 @@ class InfoFlow:
                 return f"the cards of {whose} {info.name} ({info.visibility})"
             elif (var := _state_read(n)) is not None and var[0] != "z":
                 info = self._var(*var)
-                if info is None or info.visibility == "public" or env.get(("shown value", *var)):
+                if info is None or info.visibility == "public" or env.get(("shown value", *var)) \
+                        or self._shown_to(n, mine, env):
                     continue
                 if info.visibility == "owner" and var[0] == "pv" and mine is not None \
                         and _shape(n.slice) == mine:
@@ -511,6 +515,30 @@ class InfoFlow:
         if t and not t <= old:
             self.ret_taint[self.cur] = old | t
             self.changed = True
+
+    def _reveal_to(self, s, env) -> dict:
+        """``reveal X to SEAT``: that seat sees X from here — a zone's cards, a state value (as
+        written: ``(player 1).hand`` shown to ``player 2``); the others do not, so public sinks
+        still refuse it. A local told to one seat is followed no further (what a private
+        announcement or a decision of that seat reads of a local is not a leak already)."""
+        env = dict(env)
+        seat = _shape(s.to)
+        for v in s.values:
+            zone, var = self._zone_of(self._alias(v, env)), _state_read(v)
+            if getattr(v, "rtype", "") == "zone" and zone is not None:
+                env[("shown zone to", _shape(self._alias(v, env)), seat)] = True
+            elif var is not None:
+                env[("shown value to", *var, _shape(v.slice), seat)] = True
+        return env
+
+    def _shown_to(self, zone_or_read, seat, env) -> bool:
+        """Whether the zone (an expression) or the state read was revealed to ``seat`` (a shape)."""
+        if seat is None:
+            return False
+        var = _state_read(zone_or_read)
+        if var is not None and var[0] != "z":
+            return env.get(("shown value to", *var, _shape(zone_or_read.slice), seat)) is True
+        return env.get(("shown zone to", _shape(self._alias(zone_or_read, env)), seat)) is True
 
     def _revealed(self, node, env) -> bool:
         return env.get(("revealed", ast.dump(node))) is True
@@ -589,7 +617,8 @@ class InfoFlow:
 
     def _unseen_zone(self, zone, info, seat, env) -> str | None:
         """What a seat does not see of the zone ``zone`` (``info``), as a text, or None."""
-        if info.visibility == "public" or env.get(("shown zone", info.family or info.name)):
+        if info.visibility == "public" or env.get(("shown zone", info.family or info.name)) \
+                or self._shown_to(zone, _shape(seat), env):
             return None
         if info.visibility == "owner" and self._same_seat(zone, info, _shape(seat)):
             return None

@@ -316,7 +316,10 @@ class Statements:
                           s.pos)]
 
     def _s_Announce(self, s, scope):
-        parts = self._text(s.text.parts, scope)
+        # a zone in braces ("You hold {p.hand}.") tells its cards, as they are now
+        parts = [p if isinstance(p, str) or p[2] != T.ZONE else
+                 (typed(call("list", sub(St("z"), p[0])), T.list_of(T.CARD)), self.display(T.list_of(T.CARD)),
+                  T.list_of(T.CARD)) for p in self._text(s.text.parts, scope)]
         tid = len(self.templates)
         types = [p[2] for p in parts if not isinstance(p, str)]
         vals = [p[0] for p in parts if not isinstance(p, str)]
@@ -331,21 +334,33 @@ class Statements:
         return [assign(state_attr("ann"), entry, s.pos)]
 
     def _s_Reveal(self, s, scope):
-        """For the information-flow check, the values are public from here; at run time, the state
-        values among them are noted in ``S.shown`` with their values, so that a bot imagining what
-        it cannot see keeps what the rules showed (``interpreter.runtime.observe.resample``); other values
-        are noted as ("local", line, place)."""
+        """For the information-flow check, the values are seen from here: by every seat, or with
+        ``to`` by that player. At run time what was shown is noted in ``S.shown`` (a new dict each
+        time): a state value by its (part, var, index); a local by ("local", line, place) for a card
+        or cards, ("value", line, place) for any other value; a zone's cards by ("zone", line,
+        place) — each key with the seat appended when shown to one player. A bot imagining what it
+        cannot see keeps what the rules showed its seat (``interpreter.runtime.observe.resample``),
+        and ``check``'s twin test compares it (two deals part where the rules show different
+        things)."""
         typed = [self.expr(e, scope) for e in s.exprs]
         values = [v for v, _ in typed]
-        out: list = [Reveal(values, s.pos)]
+        seat = None
+        if s.to is not None:
+            seat, st = self.expr(s.to, scope)
+            self._expect(st, T.PLAYER, s.to.pos, "who a reveal shows the values to")
+        out: list = [Reveal(values, s.pos, to=seat)]
         for i, (v, t) in enumerate(typed):
             key = _state_key(v)
-            if key is None and s.pos is not None and t in (T.CARD, T.list_of(T.CARD)):
-                # a card (or cards) held in a local is noted by the statement's line and its place
-                # in it: the checker reads which card was shown, and sees two deals part when the
-                # rules show different cards in them (interpreter.checking)
-                key = (K("local"), K(s.pos.line), K(i))
+            if key is None and s.pos is not None:
+                part = "zone" if t == T.ZONE else "local" if t in (T.CARD, T.list_of(T.CARD)) else "value"
+                key = (K(part), K(s.pos.line), K(i))
+                if part == "zone":
+                    v = call("list", sub(St("z"), v))
+                elif t == T.FAMILY:
+                    continue
             if key is not None:
+                if seat is not None:
+                    key = (*key, seat)
                 shown = ast.Dict(keys=[None, ast.Tuple(elts=list(key), ctx=ast.Load())], values=[state_attr("shown"), v])
                 out.append(assign(state_attr("shown"), shown, s.pos))
         return out

@@ -278,9 +278,11 @@ class VariantTest(Expr):
 
 @node
 class Reveal(Stmt):
-    """The rules make these values public here (a card shown, a bid turned face up): a statement
-    for the information-flow check; nothing changes at run time."""
+    """The rules show these values here (a card shown, a bid turned face up): to every seat, or
+    with ``to`` to that player alone (a hand shown to the challenger). For the information-flow
+    check; at run time the values shown are noted in the state (``State.revealed``)."""
     exprs: tuple
+    to: Expr | None = None
 
 
 @node

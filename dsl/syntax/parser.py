@@ -501,7 +501,11 @@ class _Builder(Transformer):
         return A.Announce(pos=self._pos(meta), text=self._string(c[1]), to=c[0])
 
     def reveal_stmt(self, meta, c):
-        return A.Reveal(pos=self._pos(meta), exprs=tuple(c))
+        *exprs, to = c
+        return A.Reveal(pos=self._pos(meta), exprs=tuple(exprs), to=to)
+
+    def reveal_to(self, meta, c):
+        return c[0]
 
     def pass_stmt(self, meta, c):
         return A.Pass(pos=self._pos(meta))

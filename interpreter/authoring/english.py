@@ -279,6 +279,8 @@ class English:
                 return Step(f"Tell {x(s.to)} (and nobody else) {x(s.text)}")
             return Step(f"Announce {x(s.text)}")
         if type(s).__name__ == "Reveal":
+            if getattr(s, "to", None) is not None:
+                return Step(f"Show {x(s.to)} (and nobody else) {', '.join(x(v) for v in s.exprs)}.")
             return Step(f"Show everyone {', '.join(x(v) for v in s.exprs)}.")
         if isinstance(s, A.Pass):
             return None

@@ -23,7 +23,7 @@ import time
 
 from rulesrun.dsl import RulesRuntimeError
 
-from rulesrun.interpreter.runtime.observe import announced_cards, resample, visible_cards
+from rulesrun.interpreter.runtime.observe import announced_cards, resample, revealed_cards, visible_cards
 
 DEFAULT_ITERATIONS = 200
 EXPLORATION = 0.7          # UCB's constant; rewards are in [0, 1]
@@ -37,7 +37,8 @@ GUIDED_ROLLOUT = 2         # with a file's heuristic: rounds of turns a rollout 
 class Memory:
     """The cards one seat has seen in the game in progress, and may assume are still where it saw
     them go: every card it has seen in a zone it may look at, and every card named in an
-    announcement (announcements are public), since the last chance event.
+    announcement (announcements are public), and every card the rules showed it (``reveal``,
+    ``reveal … to`` it), since the last chance event.
 
     A chance event (a shuffle — the engine records that one happened, which everybody at the
     table sees; not its order, which this class never reads) may put any card anywhere, so the
@@ -56,6 +57,7 @@ class Memory:
         self.known: Known = Known()
         self.ann = None
         self.steps = None       # the history (its newest link) at the last update
+        self.revealed: set = set()  # the keys of what the rules had shown (state.revealed) at the last update
 
     def update(self, state, seat: int | None = None) -> "Known":
         seat = self.seat if seat is None else seat
@@ -66,22 +68,26 @@ class Memory:
             if new is not None and all(isinstance(h, str) for h in new):   # no chance event since
                 new_cards = _announced_since(state, self.ann, seat)
         seen = visible_cards(state, seat)
+        # what the rules showed this seat since (a hand shown to it alone: 'reveal p.hand to q')
+        told = revealed_cards(state, seat, self.revealed if key == self.game else None)
+        self.revealed = set(state.revealed)
         loc = state.card_zones
         if new_cards is None:  # a new game, a shuffle, or a past we cannot line up: start afresh
-            self.known = Known(seen)
-            self.known.where = {c: loc[c] for c in seen}
+            self.known = Known(seen | told)
+            self.known.where = {c: loc[c] for c in self.known}
         else:
             known, where = self.known, self.known.where
             shown = _shown_zones(state, seat)
             for c in known:     # gone from a place the seat sees: followed to where it went, once
                 if c not in seen and where.get(c) in shown:
                     where[c] = loc[c]
-            for c in new_cards:     # named in an announcement: followed to where it went, once
+            for c in new_cards | told:     # named in an announcement or shown: followed to where it went, once
                 where[c] = loc[c]
             for c in seen:
                 where[c] = loc[c]
             known |= seen
             known |= new_cards
+            known |= told
         self.game = key
         self.ann = state.log_mark
         self.steps = state.history_mark

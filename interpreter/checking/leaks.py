@@ -143,7 +143,7 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
     step = 0
     marks = [None, None]       # the announcements compared so far, in each game
     while True:
-        if not _same_world(prog, orig, twin, pi):
+        if not _same_world(prog, orig, twin, pi, seat):
             return step
         a, b = view(orig, seat, log=False), view(twin, seat, log=False)
         # only the announcements made since the last step: the log of a long game is long
@@ -195,27 +195,32 @@ def _named(typ, v, names):
     return v if not isinstance(v, list) else tuple(v)
 
 
-def _shown(prog, state, pi) -> dict:
-    """The state values the rules revealed, cards by name (after ``pi``)."""
+def _shown(prog, state, pi, seat: int) -> dict:
+    """What the rules showed ``seat`` (to every seat, or to it alone), cards by name (after ``pi``)."""
     names = prog.card_names
     tables = {"g": prog.globals, "pv": prog.player_vars, "cv": prog.card_vars}
     out = {}
-    for (part, i, k), v in getattr(state, "shown", {}).items():
-        if part == "local":             # a card or cards held in a local ('reveal c'): dsl.lower.statements
+    for key, v in state.revealed.items():
+        part, i, k = key[:3]
+        if len(key) == 4 and key[3] != seat:
+            continue                    # shown to another seat alone
+        if part in ("local", "zone"):   # a card or cards held in a local ('reveal c'), a zone's cards
             typ = "list:card" if isinstance(v, list) else "card"
+        elif part == "value":           # any other value held in a local ('reveal guilty')
+            typ = ""
         else:
             typ = tables[part][i].type
         if part == "cv":
             k = names[pi.get(k, k)]
-        out[(part, i, k)] = _named(typ, _relabel(typ, v, pi), names)
+        out[key] = _named(typ, _relabel(typ, v, pi), names)
     return out
 
 
-def _same_world(prog, a, b, pi) -> bool:
+def _same_world(prog, a, b, pi, seat: int) -> bool:
     """Whether ``b``'s zones hold ``a``'s cards with ``pi`` applied (by name: copies are alike), and
-    the values the rules revealed are the same: else the seat could tell the two games apart."""
+    what the rules showed ``seat`` is the same: else the seat could tell the two games apart."""
     names = prog.card_names
-    if _shown(prog, a, pi) != _shown(prog, b, {}):
+    if _shown(prog, a, pi, seat) != _shown(prog, b, {}, seat):
         return False
     for za, zb in zip(a.zones, b.zones):
         if len(za) != len(zb):

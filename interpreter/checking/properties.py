@@ -8,7 +8,7 @@ from rulesrun.dsl import RulesError, RulesRuntimeError
 from rulesrun.dsl.program import NoLegalAction, steps_count
 
 from rulesrun.interpreter.runtime.engine import Game, GameError, State, never_ended
-from rulesrun.interpreter.runtime.observe import announced_cards, visible_cards
+from rulesrun.interpreter.runtime.observe import announced_cards, revealed_cards, visible_cards
 from rulesrun.interpreter.checking.leaks import Leak, TwinFailed, static_leak, twin_leak
 
 PROPERTIES = {
@@ -86,32 +86,34 @@ class GameChecker:
             tracer.revealing(rules or coverage.rules, self._reveal)
 
     def _reveal(self, frame, node) -> None:
-        """A ``reveal`` just ran. A zone's cards (``reveal p.hand``: every player's hand) count as
-        seen by every seat; state values are kept in the state (``shown``), which the twin test
-        compares; a local's value (``reveal c``) cannot be told from outside the procedure, so the
-        twin test compares no step from here on."""
+        """A ``reveal`` just ran. The cards it showed (a card or cards held in a local, a zone's
+        cards: noted in ``state.revealed``; ``reveal p.hand``: every player's hand) count as seen
+        by every seat — or, shown to one player (``reveal ... to q``), by that seat alone. Values
+        (state, or a local that is not a card) are noted in the state, which the twin test
+        compares: two deals that the rules show differently part there."""
         from rulesrun.dsl.syntax import ast as A
         prog = self.game.program
         state = next((v for v in frame.f_locals.values() if isinstance(v, State)), None)
+        if state is None:
+            return
+        by_place: dict = {}
+        for key, v in state.revealed.items():
+            if key[0] in ("local", "zone", "value") and key[1] == node.pos.line:
+                cards = set() if key[0] == "value" else set(v) if isinstance(v, list) else {v} - {None}
+                by_place.setdefault(key[2], []).append((key[3] if len(key) == 4 else None, cards))
         for place, e in enumerate(node.exprs):
-            shown = state.revealed.get(("local", node.pos.line, place), _NONE) if state is not None else _NONE
-            if shown is not _NONE:      # 'reveal c' of a card (or cards) held in a local: seen by every seat
-                cards = set(shown) if isinstance(shown, list) else {shown} if shown is not None else set()
-                for s in range(self.n):
-                    self.seen[s] |= cards
+            if node.to is None and isinstance(e, A.Attr) and e.name in prog.families:
+                zones = [zi for zi, z in enumerate(prog.zones) if z.family == e.name]   # every player's
+            elif place in by_place:        # (a value's set is empty: the twin test compares it)
+                for seat, cards in by_place[place]:
+                    for s in (range(self.n) if seat is None else (seat,)):
+                        self.seen[s] |= cards
                 continue
-            if isinstance(e, A.Attr) and e.name in prog.families:
-                zones = [zi for zi, z in enumerate(prog.zones) if z.family == e.name]
-            elif isinstance(e, A.Name) and e.id in prog.zone_index and e.id not in prog.families:
-                zones = [prog.zone_index[e.id]]
             elif isinstance(e, A.Attr) or (isinstance(e, A.Name) and any(v.name == e.id for v in prog.globals)):
                 continue    # state: noted in the state itself
             else:
-                zones = None
-            if zones is None or state is None:
-                step = self.step_now if state is not None and state.open_decision is None else self.step_now
                 if self.opaque is None:
-                    self.opaque = step
+                    self.opaque = self.step_now
                 continue
             cards = {c for zi in zones for c in state.zones[zi]}
             for s in range(self.n):
@@ -285,6 +287,8 @@ class GameChecker:
             seen[s] |= now
             known[s] |= now
             known[s] |= announced
+            if state.revealed:
+                known[s] |= revealed_cards(state, s)     # shown by 'reveal', to every seat or to this one
         if step % self.sample_every == 0:
             for s in range(self.n):
                 self.counts["no leaks"] += 1
@@ -329,7 +333,13 @@ class GameChecker:
             return
         self.counts["no derived leaks"] += 1
         try:
-            twin_leak(self.game, seed, state.hist, self.indices[:upto], s, unseen, rng)
+            # a twin dealt so that the rules show the seat something else (a revealed value) parts
+            # from the game there: others are drawn, each swapping fewer cards, until one follows it
+            # to the end (or a few have been tried)
+            for swap in (len(unseen), 8, 4, 2):
+                pool = unseen if swap >= len(unseen) else rng.sample(unseen, swap)
+                if twin_leak(self.game, seed, state.hist, self.indices[:upto], s, pool, rng) >= upto:
+                    break
         except Leak as e:
             at = ""
             if e.step is not None:

@@ -171,6 +171,21 @@ def announced_cards(state, since=None, strict: bool = False, seat: int | None = 
     return out
 
 
+def revealed_cards(state, seat: int, keys=None) -> set[int]:
+    """The cards the rules showed ``seat`` (``reveal c``, ``reveal p.hand``, and those shown to it
+    alone: ``reveal p.hand to q``); with ``keys`` (a set of ``state.revealed`` keys read before),
+    only in what was shown since."""
+    out: set[int] = set()
+    for key, v in state.shown.items():
+        if key[0] not in ("local", "zone") or (len(key) == 4 and key[3] != seat) or (keys and key in keys):
+            continue
+        if isinstance(v, list):
+            out.update(v)
+        elif v is not None:
+            out.add(v)
+    return out
+
+
 def log_since(state, since, seat: int | None) -> list[str]:
     """The announcements made after ``since`` (an earlier ``state.ann``, None: all) that ``seat``
     reads, as text, oldest first: the public ones and those told to it alone (None: public only).
@@ -388,6 +403,8 @@ def _redraw_values(S, prog, seat: int, rng) -> None:
 
     def draw(part, i, k, domain):
         hit = shown.get((part, i, k), _NOT_SHOWN)
+        if hit is _NOT_SHOWN:           # shown to this seat alone ('reveal p.bid to q')
+            hit = shown.get((part, i, k, seat), _NOT_SHOWN)
         return _pick(rng, domain) if hit is _NOT_SHOWN else hit
 
     for i, v in enumerate(prog.globals):

@@ -163,7 +163,9 @@ class State:
 
     @property
     def revealed(self) -> dict:
-        """The values the rules revealed (``reveal``): (part, var, index) -> value."""
+        """What the rules showed (``reveal``): (part, var, index) -> value for state, ("local" | "value" |
+        "zone", line, place) for a card, a value, a zone's cards; with the seat appended when shown to
+        one player (``reveal ... to``). Read it for one seat through ``observe.revealed_cards``."""
         return self.shown
 
     @property
