@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
+
 from rulesrun.interpreter import load_game_text
 from rulesrun.interpreter.bots.agents import make_agent
 from rulesrun.interpreter.checking import run_check
 from rulesrun.interpreter.runtime.observe import resample
 from rulesrun.interpreter.terminal.repl import Repl
-from tests.support import feed
+from tests.support import feed, tiny_game
 
 # Hanabi's shape: hands held facing out, a turn of play / discard / hint (a pair) / wait.
 HINTS = """game "Hints"
@@ -92,3 +94,44 @@ def test_the_terminal_takes_a_typed_hint_by_its_words():
     repl = Repl(game, s, ["human", "random"], 4, out=out, readline=feed([f"2 {words}", "quit"]))
     repl.run()
     assert f"Player 1 tells Player 2 about {hint.split()[-1]}." in out.getvalue()
+
+
+def test_a_record_of_a_game_with_several_picks_replays_it(tmp_path):
+    from rulesrun.interpreter.records.record import make_record, open_record, save_record
+    rules = tmp_path / "hints.rules"
+    rules.write_text(HINTS)
+    game = load_game_text(HINTS, 2, path=str(rules))
+    s = game.new_initial_state(seed=6)
+    bots = [make_agent("random", 1), make_agent("random", 2)]
+    while not s.is_terminal():
+        s.apply_action(bots[s.current_player()].choose(s))
+    path = tmp_path / "game.yaml"
+    save_record(path, make_record(game, s, ["random", "random"]), rules)
+    again, state, _ = open_record(path)
+    assert state.history() == s.history() and state.returns() == s.returns() and state.log() == s.log()
+
+
+def test_the_web_table_lists_every_branchs_options_and_a_card_click_plays_the_first_pick():
+    pytest.importorskip("starlette", reason="the web table needs its extra")
+    from rulesrun.interpreter.web.views import Display, frame
+    game = tiny_game("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            player 1 chooses:
+                c from player 1.hand as "play":
+                    move c to pile
+                c from player 1.hand as "discard":
+                    move c to deck
+                q from players as "ask {q}":
+                    pass
+            end game
+    """)
+    s = game.new_initial_state(seed=2)
+    assert frame(s, 1, Display(game), {})["options"] == []
+    view = frame(s, 0, Display(game), {})
+    hand = s.cards("hand", 0)
+    assert view["decision"] == "play" and view["options"] == [str(a) for a in s.legal_actions()]
+    assert view["options"] == [f"play {c}" for c in hand] + [f"discard {c}" for c in hand] + \
+        ["ask Player 1", "ask Player 2"]
+    assert view["clickable"] == {c: f"play {c}" for c in hand}
