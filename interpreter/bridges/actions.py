@@ -25,7 +25,8 @@ group owns a block of ids, one per value its options can take, in a fixed order:
     branches  a choice block whose options carry their branch (several picks, a pick of texts
               beside moves, a pick under an 'if', a move whose text shows values): each pick's
               ids in the order written, one id for each named move (a move whose text shows
-              values: one id whatever the text)
+              values: one id whatever the text); a subset branch's "LABEL: add X" ids and its
+              own "LABEL: done", after which only that branch's items may be added
 
 The ids read back as the engine's action texts (``label value``); an action id is applied by
 the option's value, never by its position in the list, so ids are stable across states.
@@ -64,6 +65,7 @@ class Group:
     whole: Any = None           # a label with {expressions}: the decision's display makes the whole text
     moves: frozenset = frozenset()      # a choice block's named moves
     tagged: bool = False        # a choice block's (branch, value) options (keys ("<b>", branch, key), moves)
+    mixed: bool = False         # ... with a subset branch, chosen item by item (("<sub>", branch, key), ("<done>", branch))
 
 
 def _is_move(key) -> bool:
@@ -101,6 +103,7 @@ class ActionSpace:
         for node in A.walk(items):
             if isinstance(node, (A.Choose, A.ChooseBlock)):
                 chooses[(node.pos.line, node.pos.column)] = node
+        self._blocks = {k: n for k, n in chooses.items() if isinstance(n, A.ChooseBlock)}
         # the kinds of card: cards whose attributes are all equal (as the compiler deduplicates them)
         attrs_ = list(prog.card_attrs)
         ncards = len(prog.card_names)
@@ -137,6 +140,7 @@ class ActionSpace:
                 if getattr(d, "whole_text", False) and d.kind != "subset":
                     grp.whole = d.display
                 grp.tagged = d.type.startswith("branches:")
+                grp.mixed = grp.tagged and any(k[0] == "<done>" for k in keys if isinstance(k, tuple))
                 grp.index = dict.fromkeys(grp.keys)
                 self.groups.append(grp)
             grp.decisions.append(did)
@@ -167,9 +171,9 @@ class ActionSpace:
             for i, b in enumerate(node.branches if node is not None else ()):
                 if b.pick is None:
                     out.append(("<move>", b.text))
-                elif b.pick.subset:
-                    raise BridgeError(f"{self._where(d)} picks a subset beside other picks, which the bridges "
-                                      f"cannot give action ids to yet; choose the subset in a decision of its own")
+                elif b.pick.subset:     # its items one at a time ("add X"), then its own "done"
+                    elems = self._values(d, b.pick, types[i][5:], offers_none=False)
+                    out.extend([("<sub>", i, k) for k in elems] + [("<done>", i)])
                 else:
                     none = any(isinstance(n, A.NoneLit) for n in A.walk(b.pick.source))
                     out.extend(("<b>", i, k) for k in self._values(d, b.pick, types[i], none))
@@ -391,9 +395,17 @@ class ActionSpace:
             return f"{grp.label} {fallback}"
 
     def _tagged_text(self, grp: Group, key, fallback: str) -> str:
-        """The engine's text of a tagged block's option (a move's words as written)."""
+        """The engine's text of a tagged block's option (a move's words as written; a subset
+        branch's steps "LABEL: add X" and "LABEL: done")."""
         if _is_move(key):
             return key[1]
+        if key[0] in ("<sub>", "<done>"):
+            node = self._block_of(grp)
+            pick = node.branches[key[1]].pick if node is not None else None
+            label = (pick.label or "choose") if pick is not None else grp.label
+            if key[0] == "<done>":
+                return f"{label}: done"
+            return f"{label}: add {self._show(grp.type[9:].split(';')[key[1]][5:], key[2])}"
         _, i, k = key
         try:
             return grp.whole((i, self._value(grp.type[9:].split(";")[i], k)))
@@ -412,7 +424,10 @@ class ActionSpace:
 
     def _show(self, t: str, key) -> str:
         if t.startswith("branches:"):
-            return key[1] if _is_move(key) else self._show(t[9:].split(";")[key[1]], key[2])
+            if _is_move(key) or key[0] == "<done>":
+                return key[1] if _is_move(key) else "done"
+            bt = t[9:].split(";")[key[1]]
+            return self._show(bt[5:] if key[0] == "<sub>" else bt, key[2])
         if t.startswith("tuple:"):
             return " ".join(self._show(et, k) for et, k in zip(t[6:].split(","), key))
         if t.startswith("choice:"):
@@ -443,12 +458,21 @@ class ActionSpace:
         return value
 
     def tagged_key(self, did: int, t: str, value) -> Any:
-        """The domain key of a tagged block's option (branch, value) of decision ``did``."""
+        """The domain key of a tagged block's option (branch, value) of decision ``did``: a subset
+        branch's is ("<set>", branch, its items' keys)."""
         i, v = value
         move = self.branch_moves[did][i]
         if move is not None:
             return ("<move>", move)
-        return ("<b>", i, self.key(t[9:].split(";")[i], v))
+        bt = t[9:].split(";")[i]
+        if bt.startswith("list:"):
+            return ("<set>", i, tuple(("<sub>", i, self.key(bt[5:], x)) for x in v))
+        return ("<b>", i, self.key(bt, v))
+
+    def _block_of(self, grp: Group):
+        """The choice block of a group's first decision (its branches' labels)."""
+        d = self.prog.decisions[grp.decisions[0]]
+        return self._blocks.get((d.pos.line, d.pos.column))
 
     def text(self, action_id: int) -> str:
         grp = self.groups[self.id_group[action_id]]

@@ -38,7 +38,12 @@ class Table:
         out = []
         if grp.tagged:
             did = pending[1]
-            return grp, [(space.tagged_key(did, grp.type, value), i) for i, value in enumerate(pending[2])]
+            for i, value in enumerate(pending[2]):
+                k = space.tagged_key(did, grp.type, value)
+                if k[0] == "<set>":     # a subset branch's set: its items in id order
+                    k = ("<set>", k[1], tuple(sorted(k[2], key=lambda e: grp.index.get(e, -1))))
+                out.append((k, i))
+            return grp, out
         for i, value in enumerate(pending[2]):
             if grp.subset and value.__class__ is str:       # a named move beside a subset
                 out.append((space.key(elem, value, grp.moves), i))
@@ -64,7 +69,9 @@ class Table:
         if self.state.open_decision is None:
             return []
         grp, options = self._options()
-        if not grp.subset:
+        if grp.mixed:
+            ids = self._mixed_ids(grp, options)
+        elif not grp.subset:
             ids = sorted(grp.offset + self._check(grp, k) for k, _ in options)
         else:
             ids = set()
@@ -87,6 +94,40 @@ class Table:
         self._ids = ids
         return ids
 
+    def _mixed_ids(self, grp: Group, options) -> list:
+        """The legal ids of a tagged block with a subset branch: before any item is added every
+        whole option (a pick's value, a move) and each subset branch's first items (or its done,
+        for an empty set); then the items of that branch that can still complete one of its sets."""
+        ids = set()
+        part = self.partial
+        n = len(part)
+        last = grp.index[part[-1]] if part else -1
+        branch = part[0][1] if part else None
+        for key, _ in options:
+            if key[0] != "<set>":
+                if not part:
+                    ids.add(grp.offset + self._check(grp, key))
+                continue
+            if branch is not None and key[1] != branch:
+                continue
+            elems = key[2]
+            for k in elems:
+                self._check(grp, k)
+            if elems[:n] == part:
+                if len(elems) == n:
+                    ids.add(grp.offset + self._check(grp, ("<done>", key[1])))
+                elif grp.index[elems[n]] >= last:
+                    ids.add(grp.offset + grp.index[elems[n]])
+        return sorted(ids)
+
+    def _mixed_key(self, grp: Group, key):
+        """A mixed block's id as the key of an option: an item added (None), or the whole set."""
+        if key[0] == "<sub>":
+            return None
+        if key[0] == "<done>":
+            return ("<set>", key[1], self.partial)
+        return key
+
     def apply_id(self, action_id: int) -> None:
         """Take the action with this id; raises BridgeError if it is not legal now."""
         if action_id not in self.legal_ids():
@@ -95,7 +136,13 @@ class Table:
         grp, options = self._options()
         key = grp.keys[action_id - grp.offset]
         self._ids = None
-        if grp.subset and not _is_move(key):
+        if grp.mixed:
+            whole = self._mixed_key(grp, key)
+            if whole is None:
+                self.partial = self.partial + (key,)
+                return
+            key, self.partial = whole, ()
+        elif grp.subset and not _is_move(key):
             if key != DONE:
                 self.partial = self.partial + (key,)
                 return
@@ -107,7 +154,11 @@ class Table:
         """The position among the engine's legal actions that this id chooses (None for a step of a subset)."""
         grp, options = self._options()
         key = grp.keys[action_id - grp.offset]
-        if grp.subset and not _is_move(key):
+        if grp.mixed:
+            key = self._mixed_key(grp, key)
+            if key is None:
+                return None
+        elif grp.subset and not _is_move(key):
             if key != DONE:
                 return None
             key = self.partial
@@ -117,6 +168,8 @@ class Table:
         """The ids that take the engine's legal action number ``engine_index`` (several for a subset)."""
         grp, options = self._options()
         key = options[engine_index][0]
+        if grp.mixed and key[0] == "<set>":
+            return [grp.offset + grp.index[k] for k in key[2]] + [grp.offset + grp.index[("<done>", key[1])]]
         if not grp.subset or _is_move(key):
             return [grp.offset + grp.index[key]]
         return [grp.offset + grp.index[k] for k in key] + [grp.offset + len(grp.keys) - 1]

@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("numpy", reason="the bridges' tensors need numpy (pip install 'rulesrun[gym]')")
 
-from rulesrun.interpreter.bridges import ActionSpace, BridgeError, Table  # noqa: E402
+from rulesrun.interpreter.bridges import ActionSpace, Table  # noqa: E402
 from tests.interpreter.runtime.test_picks_play import HINTS  # noqa: E402
 from tests.support import tiny_game, tiny_header  # noqa: E402
 from rulesrun.interpreter import load_game_text  # noqa: E402
@@ -65,17 +65,71 @@ def test_a_pick_of_pairs_in_a_statement_has_an_id_a_combination():
     assert table.state.log() == ["2 Red"]
 
 
-def test_a_subset_beside_another_pick_is_refused_with_a_reason():
+def test_a_subset_beside_other_picks_is_chosen_item_by_item_then_its_own_done():
     game = tiny_game("""
         flow:
             shuffle deck
             deal 3 from deck to hand
             player 1 chooses:
                 subset two from player 1.hand such that size(two) == 2 as "pair":
-                    pass
+                    move two to pile
                 c from player 1.hand as "play":
+                    move c to pile
+                "pass":
                     pass
             end game
     """, header=HEADER)
-    with pytest.raises(BridgeError, match="picks a subset beside other picks"):
-        ActionSpace(game)
+    space = ActionSpace(game)
+    texts = [space.text(i) for i in range(space.num_actions)]
+    assert texts[:2] == ["pair: add Red 1", "pair: add Red 2"] and "pair: done" in texts
+    assert texts[texts.index("pair: done") + 1:] == [f"play {c} {r}" for c in ("Red", "Green") for r in (1, 2, 3)] \
+        + ["pass"]
+    state = game.new_initial_state(seed=3, stack={"deck": ["Red 1", "Green 2", "Red 3"]})
+    table = Table(space, state)
+    first = [space.text(i) for i in table.legal_ids()]      # in id order: the card table's
+    assert first == ["pair: add Red 1", "pair: add Red 3", "play Red 1", "play Red 3", "play Green 2", "pass"]
+    table.apply_id(texts.index("pair: add Red 3"))
+    assert [space.text(i) for i in table.legal_ids()] == ["pair: add Green 2"]   # Red 1 comes before Red 3
+    table.apply_id(texts.index("pair: add Green 2"))
+    assert [space.text(i) for i in table.legal_ids()] == ["pair: done"]
+    index = table.action_index(texts.index("pair: done"))
+    assert str(table.state.legal_actions()[index]) in ("pair Green 2, Red 3", "pair Red 3, Green 2")
+    assert table.id_of(index) == [texts.index("pair: add Red 3"), texts.index("pair: add Green 2"), texts.index("pair: done")]
+    table.apply_id(texts.index("pair: done"))
+    assert sorted(table.state.cards("pile")) == ["Green 2", "Red 3"] and table.is_terminal()
+
+
+def test_random_ids_play_a_block_with_a_subset_beside_picks_as_the_engine():
+    game = tiny_game("""
+        flow:
+            shuffle deck
+            deal 3 from deck to hand
+            repeat 3 times:
+                for p in players:
+                    p chooses:
+                        subset some from p.hand such that size(some) <= 2 as "lay":
+                            move some to pile
+                        c from p.hand as "play":
+                            move c to pile
+                        "draw" if size(deck) > 0:
+                            move top(deck) to p.hand
+            end game
+    """, header=HEADER)
+    space = ActionSpace(game)
+    for seed in range(6):
+        rng = random.Random(seed)
+        table = Table(space, game.new_initial_state(seed=seed))
+        twin = game.new_initial_state(seed=seed)
+        while not table.is_terminal():
+            taken = []
+            while True:             # a whole option: one id, or a subset's items then its done
+                pick = rng.choice(table.legal_ids())
+                taken.append(pick)
+                index = table.action_index(pick)
+                if index is not None:
+                    break
+                table.apply_id(pick)
+            assert table.id_of(index) == taken[-len(table.id_of(index)):]
+            table.apply_id(pick)
+            twin.apply_action(index)
+            assert table.state == twin
