@@ -3,6 +3,10 @@
     number  bool  text  player  card  zone  family  none  team
     enum:<Kind>         a value of a declared kind
     list:<type>         a list (a zone's cards are list:card once read)
+    tuple:<t1>,<t2>...  several values picked at once (``q, col from opponents(p), Colour``): a tuple
+    branches:<t0>;<t1>  a choice block's option with several picks (or a move worked out when the
+                        decision opens): a tuple (branch, value), the branch's value of type t<branch>
+                        (a named move's: its text)
 """
 from __future__ import annotations
 
@@ -31,7 +35,30 @@ def is_enum(t: str) -> bool:
     return t.startswith("enum:")
 
 
+def tuple_of(types) -> str:
+    return "tuple:" + ",".join(types)
+
+
+def is_tuple(t: str) -> bool:
+    return t.startswith("tuple:")
+
+
+def tuple_elems(t: str) -> list:
+    return t[6:].split(",")
+
+
+def branches_of(types) -> str:
+    return "branches:" + ";".join(types)
+
+
+def branch_types(t: str) -> list:
+    """The value type of each branch of a ``branches:`` type."""
+    return t[9:].split(";")
+
+
 def describe(t: str) -> str:
+    if is_tuple(t):
+        return " and ".join(describe(e) for e in tuple_elems(t))
     if t == BOOL:
         return "yes/no"
     if is_enum(t):

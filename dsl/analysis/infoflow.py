@@ -797,6 +797,9 @@ def _chosen_text(secret, rtype=None) -> str:
     if text.startswith("a choice made from "):
         text = text[len("a choice made from "):]
     cards = rtype is not None and T.is_list(rtype) and T.elem(rtype) == T.CARD
+    if (rtype or "").startswith(("tuple:", "branches:")):     # several values, or a branch's: cards among them?
+        if "card" not in rtype.replace(";", ",").replace(":", ",").split(","):
+            return "a choice made from " + text
     if rtype in (T.NUMBER, T.BOOL, T.TEXT, T.PLAYER, T.TEAM) or (rtype or "").startswith("enum:") \
             or (T.is_list(rtype or "") and not cards):
         return "a choice made from " + text

@@ -13,29 +13,33 @@ from rulesrun.dsl import types as T
 from rulesrun.dsl.errors import RulesError
 from rulesrun.dsl.ir import K, Comp, Fn, Stop, assign, at, binop, call, compare, expr_stmt, name, not_
 from rulesrun.dsl.lower.statements import state_attr
+from rulesrun.dsl.check.picks import Picks, _reads, tagged
 from rulesrun.dsl.passes.inline import simple
 from rulesrun.dsl.program import Decision
-from rulesrun.dsl.scope import Scope
 
 
-class Decisions:
+class Decisions(Picks):
     """Mixed into the compiler (``dsl.compiler``): the statements that ask a player to choose."""
 
     # ── decisions ──────────────────────────────────────────────────────────
     def _s_Choose(self, s, scope):
         who, pt = self.expr(s.player, scope)
         self._expect(pt, T.PLAYER, s.player.pos, "who chooses")
-        src, et, is_zone = self._source(s.source, scope)
+        src, et, is_zone = self._pick_source(s, scope)
         vt = T.list_of(et) if s.subset else et
-        such = None
+        such, bound = None, None
         if s.subset:
             slot, tslot, cond, such = self._subset_conds(s, scope, et)
         else:
-            slot = scope.bind(s.var, vt, s.pos, self)
-            tslot, saved = scope.push(s.var, vt)
+            if s.names:     # several values at once: each name bound, the chosen tuple kept apart
+                bound = self._bind_picked(s, vt, scope)
+                slot = scope.bind(f"pick@{s.pos.line}:{s.pos.column}", vt, s.pos, self)
+            else:
+                slot = scope.bind(s.var, vt, s.pos, self)
+            tslot, undo = self._push_pick(s, vt, scope)
             cond = None if s.cond is None else self._cond(s.cond, scope, "a 'where' condition")
-            scope.pop(s.var, saved)
-        key, unique = self._option_key(et, vt, s, is_zone)
+            undo()
+        key, unique = (self._tuple_key(vt), False) if s.names else self._option_key(et, vt, s, is_zone)
         did = len(self.decisions)
         if s.label_text is not None:
             label, display = self._label_display(s, vt)
@@ -54,6 +58,9 @@ class Decisions:
         stop.sure = bool(is_zone or s.subset)    # a zone's card or a list: never none (dsl.passes.nonnull)
         stop.options = pre[next(i for i, a in enumerate(pre) if isinstance(a, ast.Assign)
                                 and getattr(a.targets[0], "id", "") == "_o")].value   # for the analyses
+        if bound is not None:       # a tuple: never none
+            stop.sure = True
+            return [stop] + self._unpack(s, bound, scope.ref(slot, vt), scope, s.pos)
         return [stop]
 
     def _subset_conds(self, s, scope, et) -> tuple:
@@ -97,6 +104,8 @@ class Decisions:
         self._expect(pt, T.PLAYER, s.player.pos, "who chooses")
         pos = s.pos
         p, pre = self._who(who, pos)
+        if tagged(s):
+            return self._tagged_block(s, scope, p, pre)
         opts = name("_o")
         pick = next((b for b in s.branches if b.pick is not None), None)
         et, options = T.TEXT, None
@@ -105,9 +114,8 @@ class Decisions:
         if pick is not None:
             c = pick.pick
             src, et, is_zone = self._source(c.source, scope)
-            if et == T.TEXT:
-                self.err("a choice block cannot pick from texts and offer named moves too", c.source.pos,
-                         "write each text as a named move: \"face up\":")
+            if et == T.TEXT and moves:      # a text could read as a move: each option carries its branch
+                return self._tagged_block(s, scope, p, pre)
             if c.subset:    # a combination: the pick's value is a list of items
                 slot, listing, options, unique = self._subset_listing(c, scope, src, et, is_zone, opts)
                 et = T.list_of(et)
@@ -204,8 +212,7 @@ class Decisions:
         text of an option — the whole label, worked out for that option. The expressions may
         read the option and what is known before the game (card attributes, constants), not the
         game state: an option's text is made once and kept."""
-        scope = Scope("py")
-        option = scope.ref(scope.bind(s.var, vt, s.pos, self), vt)
+        scope, option = self._option_scope(s, vt)
         self.in_const = True
         try:
             text = self.text_node(self._text(s.label_text.parts, scope))
@@ -225,8 +232,7 @@ class Decisions:
         when the options are shown. They may read the option, the game state and defines — what
         everyone sees, as announcements are checked for leaks — but not the procedure's locals:
         the note is worked out outside the procedure."""
-        scope = Scope("py")
-        option = scope.ref(scope.bind(s.var, vt, s.pos, self), vt)
+        scope, option = self._option_scope(s, vt)
         try:
             text = self.text_node(self._text(s.note.parts, scope))
         except RulesError as err:
@@ -315,23 +321,6 @@ def _combo_key(key, vt, is_zone):
     if key is None and vt == T.list_of(T.CARD) and is_zone:
         return K(None)
     return key or name("_value_key")
-
-
-def _reads(e, var: str) -> bool:
-    """Whether the expression ``e`` names ``var`` (not a name of its own that an aggregate, a list
-    comprehension or a 'highest' binds: ``[c for c in p.hand]`` does not read a choice's ``c``)."""
-    stack = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Name) and n.id == var:
-            return True
-        if isinstance(n, (list, tuple)):
-            stack.extend(n)
-        elif getattr(n, "var", None) == var and hasattr(n, "source"):
-            stack.append(n.source)        # its own 'var' inside; only where it comes from is read here
-        elif attrs.has(type(n)):
-            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "pos")
-    return False
 
 
 def _no_repeats(src) -> bool:

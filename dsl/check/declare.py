@@ -368,6 +368,9 @@ class Declarations:
         if t == T.TEAM:
             teams = self.team_names
             return lambda v: "no team" if v is None else teams[v]
+        if T.is_tuple(t):       # several values picked at once: each shown, a space between
+            shows = [self.display(e) for e in T.tuple_elems(t)]
+            return lambda v: " ".join(f(x) for f, x in zip(shows, v))
         if T.is_list(t):
             inner = self.display(T.elem(t))
             if T.elem(t) == T.CARD:     # (a set of cards offered: names joined in C; "nothing" among them below)

@@ -153,6 +153,22 @@ def _subsets(items, test, keyfn, pos):
     return out
 
 
+def _product(pos, *sources):
+    """The options of a pick of several values at once: every combination of the sources' items,
+    the first source outermost, as tuples."""
+    n = 1
+    for s in sources:
+        n *= len(s)
+    if n > MAX_ITEMS:
+        fail(f"{n:,} combinations to choose from are too many (at most {MAX_ITEMS:,})", pos)
+    return list(itertools.product(*sources))
+
+
+def _tagged(branch, values):
+    """A choice block's options of one branch, each carrying the branch's number: (branch, value)."""
+    return [(branch, v) for v in values]
+
+
 def _or_none(make, *args):
     """A choice block's subset pick: no set meeting the condition leaves the named moves (and the
     block says when there is nothing at all to choose)."""
@@ -184,5 +200,6 @@ RUNTIME = {
     "_div": _div, "_mod": _mod, "_pick": _pick, "_best": _best, "_holder": _holder, "_value_key": value_key,
     "_dedupe": _dedupe, "_unique_few": _unique_few, "_subsets": _subsets, "_FIRST": _FIRST, "_range": _range,
     "_partner": _partner, "_members": _members, "_opponents": _opponents, "_or_none": _or_none,
-    "_closed": _closed, "_kept": _kept, **COMBO_RUNTIME,
+    "_closed": _closed, "_kept": _kept, "_product": _product, "_tagged": _tagged,
+    **COMBO_RUNTIME,
 }

@@ -218,16 +218,23 @@ class Choose(Stmt):
     such_that: Expr | None = None
     label_text: "Str | None" = None     # a label with {expressions}: the whole action text
     note: "Str | None" = None           # `showing "..."`: said beside each option at the table (not its text)
+    # a pick of several values at once (`q, col from opponents(p), Colour`): every name and its
+    # source, in order (var and source are the first); empty for a pick of one value
+    names: tuple = ()
+    sources: tuple = ()
 
 
 @node
 class Branch(Stmt):
     """One branch of a choice block: a pick from a source (``pick``, a Choose without a player) or a
-    named move (``text``, offered when ``cond`` holds); ``body`` runs when it is chosen."""
+    named move (``text``); either is offered while ``cond`` holds; ``body`` runs when it is chosen.
+    A move's text with {expressions} (``"stand on {p.total}"``) is ``text_parts``, worked out when
+    the decision opens (``text`` is then its words as written, braces and all)."""
     pick: "Choose | None"
     text: str | None
     cond: Expr | None
     body: tuple
+    text_parts: "Str | None" = None
 
 
 @node

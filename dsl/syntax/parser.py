@@ -420,10 +420,34 @@ class _Builder(Transformer):
     def where_clause(self, meta, c):
         return (c[0], bool(c[1]))
 
+    def pick_names(self, meta, c):
+        return [(str(n), self._tpos(n)) for n in c]
+
+    def pick_sources(self, meta, c):
+        return list(c)
+
+    def _picked(self, names, sources) -> dict:
+        """The name and source of a pick, and for a pick of several values at once every name and
+        its source (one source a name)."""
+        if len(names) != len(sources):
+            self._fail(f"{len(names)} names are picked from {len(sources)} sources", names[0][1],
+                       "give one source a name, in the same order: q, col from opponents(p), Colour")
+        seen = set()
+        for n, pos in names:
+            if n in seen:
+                self._fail(f"'{n}' is picked twice in one pick", pos, "give each value a name of its own")
+            seen.add(n)
+        more = len(names) > 1
+        return dict(var=names[0][0], source=sources[0], names=tuple(n for n, _ in names) if more else (),
+                    sources=tuple(sources) if more else ())
+
+    def branch_label(self, meta, c):
+        return c[0], c[1]
+
     def choose_stmt(self, meta, c):
-        player, var, source, where, label, note = c
+        player, names, sources, where, label, note = c
         cond, able = where if where else (None, False)
-        return A.Choose(pos=self._pos(meta), player=player, var=str(var), source=source, cond=cond,
+        return A.Choose(pos=self._pos(meta), player=player, cond=cond, **self._picked(names, sources),
                         if_able=able, label=label.value[1:-1] if label else None, label_text=self._label(label),
                         note=note)
 
@@ -455,11 +479,6 @@ class _Builder(Transformer):
     def _branches(self, branches):
         """A choice block's (or a window's) branches: at most one pick, each move once."""
         seen = {}
-        picks = [b for b in branches if b.pick is not None]
-        if len(picks) > 1:
-            self._fail("a choice block offers at most one 'NAME from SOURCE' branch (or one "
-                       "'subset NAME from SOURCE')", picks[1].pos,
-                       "offer the other options as named moves, or choose in two steps")
         for b in branches:
             if b.text is not None:
                 if b.text in seen:
@@ -467,23 +486,29 @@ class _Builder(Transformer):
                 seen[b.text] = b
 
     def pick_branch(self, meta, c):
-        var, source, where, label, body = c
+        names, sources, where, labelled, body = c
+        label, offered = labelled if labelled else (None, None)
         cond, able = where if where else (None, False)
-        pick = A.Choose(pos=self._pos(meta), player=None, var=str(var), source=source, cond=cond, if_able=able,
+        pick = A.Choose(pos=self._pos(meta), player=None, cond=cond, if_able=able, **self._picked(names, sources),
                         label=label.value[1:-1] if label else None, label_text=self._label(label))
-        return A.Branch(pos=self._pos(meta), pick=pick, text=None, cond=None, body=body)
+        return A.Branch(pos=self._pos(meta), pick=pick, text=None, cond=offered, body=body)
 
     def subset_branch(self, meta, c):
-        var, source, where, such, label, body = c
+        var, source, where, such, labelled, body = c
+        label, offered = labelled if labelled else (None, None)
         cond, able = where if where else (None, False)
         pick = A.Choose(pos=self._pos(meta), player=None, var=str(var), source=source, cond=cond, if_able=able,
                         label=label.value[1:-1] if label else None, subset=True, such_that=such,
                         label_text=self._label(label))
-        return A.Branch(pos=self._pos(meta), pick=pick, text=None, cond=None, body=body)
+        return A.Branch(pos=self._pos(meta), pick=pick, text=None, cond=offered, body=body)
 
     def move_branch(self, meta, c):
         text, cond, body = c
-        return A.Branch(pos=self._pos(meta), pick=None, text=self._plain(text), cond=cond, body=body)
+        raw = text.value[1:-1]
+        if not raw.strip():
+            self._fail(f"{text.value} is no move's text", self._tpos(text), "write the words of the move, like \"pass\"")
+        parts = self._string(text) if "{" in raw or "}" in raw else None
+        return A.Branch(pos=self._pos(meta), pick=None, text=raw, cond=cond, body=body, text_parts=parts)
 
     def _label(self, tok):
         """A label with {expressions} in it, parsed as a text; None for a plain label."""

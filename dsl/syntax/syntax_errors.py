@@ -323,6 +323,10 @@ def _token_error(err: UnexpectedToken, source: str):
     if tok.value == "such" and "subset" not in (src_lines[line - 1] if 0 < line <= len(src_lines) else ""):
         hint = ("'such that' tests a whole subset: write 'p chooses subset NAME from ...', or in a choice "
                 "block 'subset NAME from ...'")
+    text = src_lines[line - 1] if 0 < line <= len(src_lines) else ""
+    if tok.type == "COLON" and "ELSE" in accepts and " from " in text and " if " in text and " as " not in text:
+        hint = ("a pick offered under a condition says it after its label: "
+                "'c from p.hand as \"play\" if CONDITION:'")
     if tok.type in ("RPAR", "RSQB", "RBRACE") and bracket is None:
         hint = f"there is no opening bracket for this '{tok.value}'"
     elif bracket is not None and tok.type in ("$END", "_DEDENT"):

@@ -65,7 +65,7 @@ class _Dot:
         if isinstance(s, A.ChooseBlock):
             who = en.expr(s.player, ctx)
             labels = [(b.pick.label or "choose") + (" (subset)" if b.pick.subset else "") if b.pick is not None
-                      else b.text for b in s.branches]
+                      else b.text for b in s.branches]      # (a move's text with {...} as written)
             n = self.node(f"{who}: {' / '.join(labels)}", "diamond", style="filled", fillcolor="#fde7b0")
             self.edge(prev, n)
             join = self.node("", "point")

@@ -343,10 +343,12 @@ class English:
         """One decision with branches: each option (the pick, the named moves) and what follows it."""
         subs = []
         for b in s.branches:
+            cond = f" (offered when {self.expr(b.cond, ctx)})" if b.cond is not None else ""
             if b.pick is not None:
-                head = self.choose(attrs.evolve(b.pick, player=s.player), ctx).rstrip(".")
+                head = self.choose(attrs.evolve(b.pick, player=s.player), ctx).rstrip(".") + cond
+            elif b.text_parts is not None:      # a move whose text shows values, worked out then
+                head = f"{self.expr(b.text_parts, ctx)}{cond}"      # (the text, in quotes)
             else:
-                cond = f" (offered when {self.expr(b.cond, ctx)})" if b.cond is not None else ""
                 head = f"“{b.text}”{cond}"
             subs.append(Step(head + ":", self.steps(b.body, ctx)))
         return Step(cap(f"{self.expr(s.player, ctx)} makes one choice of these") + ":", subs)
@@ -372,7 +374,7 @@ class English:
 
     def choose(self, s: A.Choose, ctx) -> str:
         who = self.expr(s.player, ctx)
-        inner = ctx.but(it=s.var)
+        inner = ctx if s.names else ctx.but(it=s.var)      # (several names: each by its name)
         what = self.option(s, ctx, words(s.var))
         cond = ""
         if s.cond is not None:
@@ -389,6 +391,9 @@ class English:
         return cap(text) + "."
 
     def option(self, s: A.Choose, ctx, var: str) -> str:
+        if s.names:     # several values at once: one of each source, every combination
+            return " and ".join(self.option(attrs.evolve(s, var=n, source=e, names=(), sources=()), ctx, words(n))
+                                for n, e in zip(s.names, s.sources))
         src = s.source
         many = "any number of" if s.subset else None
         if (isinstance(src, A.Attr) and src.name in ctx.families) or (isinstance(src, A.Name) and src.id in ctx.zones):

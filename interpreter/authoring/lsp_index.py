@@ -214,19 +214,23 @@ class Index:
             if isinstance(s, A.Let):
                 out.append(Symbol(s.name, "local", s.pos.line, s.pos.column, "let " + s.name))
             elif isinstance(s, A.Choose):
-                out.append(Symbol(s.var, "local", s.pos.line, s.pos.column, self._source_type(s.source, s.subset)))
+                out.extend(self._picked(s, s.pos))
             elif isinstance(s, (A.ChooseBlock, A.Window)):
                 if isinstance(s, A.Window) and s.pos.line <= line:
                     out.append(Symbol(s.var, "local", s.pos.line, s.pos.column, "player"))
                 for b in s.branches:
                     if b.pick is not None and b.pos.line <= line:
-                        out.append(Symbol(b.pick.var, "local", b.pos.line, b.pos.column,
-                                          self._source_type(b.pick.source, b.pick.subset)))
+                        out.extend(self._picked(b.pick, b.pos))
             elif isinstance(s, (A.For, A.AtOnce)) and s.pos.line <= line <= _last_line(s):
                 out.append(Symbol(s.var, "local", s.pos.line, s.pos.column, self._source_type(s.source)))
             for sub in self._bodies(s):      # names chosen or let in a block stay visible after it
                 if sub and sub[0].pos.line <= line:
                     self._walk_locals(sub, line, out)
+
+    def _picked(self, c, pos) -> list:
+        """The locals a pick names: its name, or each name of a pick of several values."""
+        pairs = zip(c.names, c.sources) if c.names else [(c.var, c.source)]
+        return [Symbol(n, "local", pos.line, pos.column, self._source_type(src, c.subset)) for n, src in pairs]
 
     @staticmethod
     def _bodies(s):

@@ -12,7 +12,8 @@ when first asked for), so that a bridge's import without its extra can say which
 """
 import importlib
 
-from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError, Table
+from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError
+from rulesrun.interpreter.bridges.table import Table
 
 __all__ = ["ActionSpace", "BridgeError", "Encoder", "Table", "require"]
 

@@ -20,6 +20,13 @@ group owns a block of ids, one per value its options can take, in a fixed order:
     choice    a choice block: its pick's ids (as above: one value, or a subset's "add X" ids and
               "done"), and an id for each named move (a subset's moves before "done"; a move is
               legal before any element is added)
+    tuple     several values picked at once: an id for each combination of the values of each
+              source's domain, the first source outermost
+    branches  a choice block whose options carry their branch (several picks, a pick of texts
+              beside moves, a pick under an 'if', a move whose text shows values): each pick's
+              ids in the order written, one id for each named move (a move whose text shows
+              values: one id whatever the text); a subset branch's "LABEL: add X" ids and its
+              own "LABEL: done", after which only that branch's items may be added
 
 The ids read back as the engine's action texts (``label value``); an action id is applied by
 the option's value, never by its position in the list, so ids are stable across states.
@@ -57,6 +64,8 @@ class Group:
     decisions: list = attrs.Factory(list)   # the decision indices in the group
     whole: Any = None           # a label with {expressions}: the decision's display makes the whole text
     moves: frozenset = frozenset()      # a choice block's named moves
+    tagged: bool = False        # a choice block's (branch, value) options (keys ("<b>", branch, key), moves)
+    mixed: bool = False         # ... with a subset branch, chosen item by item (("<sub>", branch, key), ("<done>", branch))
 
 
 def _is_move(key) -> bool:
@@ -97,6 +106,7 @@ class ActionSpace:
             elif isinstance(node, A.Window):        # one choice block, asked of each seat: its moves and "pass"
                 chooses[(node.pos.line, node.pos.column)] = A.ChooseBlock(pos=node.pos, player=A.Name(
                     pos=node.pos, id=node.var), branches=node.offered())
+        self._blocks = {k: n for k, n in chooses.items() if isinstance(n, A.ChooseBlock)}
         # the kinds of card: cards whose attributes are all equal (as the compiler deduplicates them)
         attrs_ = list(prog.card_attrs)
         ncards = len(prog.card_names)
@@ -111,10 +121,13 @@ class ActionSpace:
         # the groups
         self.groups: list[Group] = []
         self.group_of: list[int] = []
+        self.branch_moves: list = []    # each decision's branches: a named move's text, or None for a pick
         by_key: dict[tuple, int] = {}
         for did, d in enumerate(prog.decisions):
             node = chooses.get((d.pos.line, d.pos.column))
             gkey = (d.label, d.type)
+            self.branch_moves.append(tuple(b.text if b.pick is None else None for b in node.branches)
+                                     if isinstance(node, A.ChooseBlock) else ())
             keys = self._domain(d, node)
             if gkey in by_key:
                 grp = self.groups[by_key[gkey]]
@@ -129,6 +142,8 @@ class ActionSpace:
                             moves=frozenset(getattr(d, "moves", ())))
                 if getattr(d, "whole_text", False) and d.kind != "subset":
                     grp.whole = d.display
+                grp.tagged = d.type.startswith("branches:")
+                grp.mixed = grp.tagged and any(k[0] == "<done>" for k in keys if isinstance(k, tuple))
                 grp.index = dict.fromkeys(grp.keys)
                 self.groups.append(grp)
             grp.decisions.append(did)
@@ -153,6 +168,19 @@ class ActionSpace:
 
     def _domain(self, d, node) -> list:
         t = d.type
+        if t.startswith("branches:"):   # a choice block tagged by branch: each pick's values, each move
+            out: list = []
+            types = t[9:].split(";")
+            for i, b in enumerate(node.branches if node is not None else ()):
+                if b.pick is None:
+                    out.append(("<move>", b.text))
+                elif b.pick.subset:     # its items one at a time ("add X"), then its own "done"
+                    elems = self._values(d, b.pick, types[i][5:], offers_none=False)
+                    out.extend([("<sub>", i, k) for k in elems] + [("<done>", i)])
+                else:
+                    none = any(isinstance(n, A.NoneLit) for n in A.walk(b.pick.source))
+                    out.extend(("<b>", i, k) for k in self._values(d, b.pick, types[i], none))
+            return out
         if t.startswith("choice:"):     # a choice block: the pick's values, then each named move
             pick = next((b.pick for b in node.branches if b.pick is not None), None) if node is not None else None
             moves = [("<move>", b.text) for b in node.branches if b.text is not None] if node is not None else []
@@ -173,6 +201,19 @@ class ActionSpace:
         return self._values(d, node, t, offers_none)
 
     def _values(self, d, node, t: str, offers_none: bool) -> list:
+        if t.startswith("tuple:"):      # several values at once: every combination, the first outermost
+            import itertools
+            parts = []
+            for et, var, src in zip(t[6:].split(","), node.names, node.sources):
+                one = attrs.evolve(node, var=var, source=src, names=(), sources=())
+                parts.append(self._values(d, one, et, any(isinstance(n, A.NoneLit) for n in A.walk(src))))
+            n = 1
+            for p in parts:
+                n *= len(p)
+            if n > 10_000:
+                raise BridgeError(f"{self._where(d)} can take {n} combinations of values: too many action ids; "
+                                  f"narrow its sources in the file")
+            return list(itertools.product(*parts))
         none = [_NONE_KEY] if offers_none else []
         if t == "card":
             return list(range(self.nclasses)) + none
@@ -316,6 +357,14 @@ class ActionSpace:
 
     # ── texts ───────────────────────────────────────────────────────────────
     def _texts(self, grp: Group) -> list:
+        if grp.tagged:      # each option's whole text; texts that read alike told apart by their kind
+            texts = [self._tagged_text(grp, k, f"{grp.label} {self._show(grp.type, k)}") for k in grp.keys]
+            repeats, seen = Counter(texts), Counter()
+            out = []
+            for text in texts:
+                seen[text] += 1
+                out.append(f"{text} (kind {seen[text]})" if repeats[text] > 1 else text)
+            return out
         elem = _elem(grp)
         shown = [self._show(elem, k) for k in grp.keys if k != DONE]
         # kinds of card that read alike are told apart by their place in the card table
@@ -350,7 +399,42 @@ class ActionSpace:
         except Exception:       # a label that cannot be worked out without the game: label + value
             return f"{grp.label} {fallback}"
 
+    def _tagged_text(self, grp: Group, key, fallback: str) -> str:
+        """The engine's text of a tagged block's option (a move's words as written; a subset
+        branch's steps "LABEL: add X" and "LABEL: done")."""
+        if _is_move(key):
+            return key[1]
+        if key[0] in ("<sub>", "<done>"):
+            node = self._block_of(grp)
+            pick = node.branches[key[1]].pick if node is not None else None
+            label = (pick.label or "choose") if pick is not None else grp.label
+            if key[0] == "<done>":
+                return f"{label}: done"
+            return f"{label}: add {self._show(grp.type[9:].split(';')[key[1]][5:], key[2])}"
+        _, i, k = key
+        try:
+            return grp.whole((i, self._value(grp.type[9:].split(";")[i], k)))
+        except Exception:       # a label that cannot be worked out without the game
+            return fallback
+
+    def _value(self, t: str, key):
+        """An option value of a domain key (a card of that kind)."""
+        if key == _NONE_KEY:
+            return None
+        if t == "card":
+            return self.class_card[key]
+        if t.startswith("tuple:"):
+            return tuple(self._value(et, k) for et, k in zip(t[6:].split(","), key))
+        return key
+
     def _show(self, t: str, key) -> str:
+        if t.startswith("branches:"):
+            if _is_move(key) or key[0] == "<done>":
+                return key[1] if _is_move(key) else "done"
+            bt = t[9:].split(";")[key[1]]
+            return self._show(bt[5:] if key[0] == "<sub>" else bt, key[2])
+        if t.startswith("tuple:"):
+            return " ".join(self._show(et, k) for et, k in zip(t[6:].split(","), key))
         if t.startswith("choice:"):
             return key[1] if _is_move(key) else self._show(t[7:], key)
         if key == _NONE_KEY:
@@ -372,9 +456,28 @@ class ActionSpace:
             return _NONE_KEY
         if t.startswith("choice:"):
             return ("<move>", value) if value in moves else self.key(t[7:], value)
+        if t.startswith("tuple:"):
+            return tuple(self.key(et, x) for et, x in zip(t[6:].split(","), value))
         if t == "card":
             return self.card_class[value]
         return value
+
+    def tagged_key(self, did: int, t: str, value) -> Any:
+        """The domain key of a tagged block's option (branch, value) of decision ``did``: a subset
+        branch's is ("<set>", branch, its items' keys)."""
+        i, v = value
+        move = self.branch_moves[did][i]
+        if move is not None:
+            return ("<move>", move)
+        bt = t[9:].split(";")[i]
+        if bt.startswith("list:"):
+            return ("<set>", i, tuple(("<sub>", i, self.key(bt[5:], x)) for x in v))
+        return ("<b>", i, self.key(bt, v))
+
+    def _block_of(self, grp: Group):
+        """The choice block of a group's first decision (its branches' labels)."""
+        d = self.prog.decisions[grp.decisions[0]]
+        return self._blocks.get((d.pos.line, d.pos.column))
 
     def text(self, action_id: int) -> str:
         grp = self.groups[self.id_group[action_id]]
@@ -393,117 +496,3 @@ def _elem(grp: Group) -> str:
 
 def _hashable(v):
     return tuple(_hashable(x) for x in v) if isinstance(v, list) else v
-
-
-class Table:
-    """An engine state seen through action ids: the open decision's legal ids, and applying one.
-    A subset decision is chosen element by element; the elements picked so far are ``partial``
-    (part of the state: cloned, compared and saved with it)."""
-
-    __slots__ = ("space", "state", "partial", "_ids")
-
-    def __init__(self, space: ActionSpace, state, partial: tuple = ()):
-        self.space, self.state, self.partial = space, state, tuple(partial)
-        self._ids = None
-
-    def clone(self) -> "Table":
-        return Table(self.space, self.state.clone(), self.partial)
-
-    def current_player(self) -> int:
-        return self.state.current_player()
-
-    def is_terminal(self) -> bool:
-        return self.state.is_terminal()
-
-    def group(self) -> Group | None:
-        pending = self.state.open_decision
-        return None if pending is None else self.space.groups[self.space.group_of[pending[1]]]
-
-    def _options(self):
-        """The open decision's options as (key or sorted keys of a subset, index)."""
-        pending = self.state.open_decision
-        grp = self.group()
-        space = self.space
-        elem = _elem(grp)
-        out = []
-        for i, value in enumerate(pending[2]):
-            if grp.subset and value.__class__ is str:       # a named move beside a subset
-                out.append((space.key(elem, value, grp.moves), i))
-            elif grp.subset:
-                out.append((tuple(sorted((space.key(elem, v) for v in value), key=lambda k: grp.index.get(k, -1))), i))
-            else:
-                out.append((space.key(elem, value, grp.moves), i))
-        return grp, out
-
-    def _check(self, grp: Group, key) -> int:
-        pos = grp.index.get(key)
-        if pos is None:
-            d = self.space.prog.decisions[self.state.open_decision[1]]
-            hint = (f"; pass number_bounds={{'{d.label}': (low, high)}} wide enough for it"
-                    if grp.type.endswith("number") else "")
-            raise BridgeError(f"{d.pos}: the decision '{d.label}' offers {key!r}, which its action ids "
-                              f"do not cover{hint}")
-        return pos
-
-    def legal_ids(self) -> list[int]:
-        if self._ids is not None:
-            return self._ids
-        if self.state.open_decision is None:
-            return []
-        grp, options = self._options()
-        if not grp.subset:
-            ids = sorted(grp.offset + self._check(grp, k) for k, _ in options)
-        else:
-            ids = set()
-            part = self.partial
-            n = len(part)
-            last = grp.index[part[-1]] if part else -1
-            for keys, _ in options:
-                if _is_move(keys):      # a named move: taken whole, before any element is added
-                    if not part:
-                        ids.add(grp.offset + self._check(grp, keys))
-                    continue
-                for k in keys:
-                    self._check(grp, k)
-                if keys[:n] == part:
-                    if len(keys) == n:
-                        ids.add(grp.offset + len(grp.keys) - 1)      # done
-                    elif grp.index[keys[n]] >= last:
-                        ids.add(grp.offset + grp.index[keys[n]])
-            ids = sorted(ids)
-        self._ids = ids
-        return ids
-
-    def apply_id(self, action_id: int) -> None:
-        """Take the action with this id; raises BridgeError if it is not legal now."""
-        if action_id not in self.legal_ids():
-            raise BridgeError(f"action id {action_id} ({self.space.text(action_id) if 0 <= action_id < self.space.num_actions else 'out of range'}) "
-                              f"is not legal now; legal: {self.legal_ids()[:10]}")
-        grp, options = self._options()
-        key = grp.keys[action_id - grp.offset]
-        self._ids = None
-        if grp.subset and not _is_move(key):
-            if key != DONE:
-                self.partial = self.partial + (key,)
-                return
-            key, self.partial = self.partial, ()
-        index = next(i for k, i in options if k == key)
-        self.state.apply_action(index)
-
-    def action_index(self, action_id: int) -> int | None:
-        """The position among the engine's legal actions that this id chooses (None for a step of a subset)."""
-        grp, options = self._options()
-        key = grp.keys[action_id - grp.offset]
-        if grp.subset and not _is_move(key):
-            if key != DONE:
-                return None
-            key = self.partial
-        return next(i for k, i in options if k == key)
-
-    def id_of(self, engine_index: int) -> list[int]:
-        """The ids that take the engine's legal action number ``engine_index`` (several for a subset)."""
-        grp, options = self._options()
-        key = options[engine_index][0]
-        if not grp.subset or _is_move(key):
-            return [grp.offset + grp.index[key]]
-        return [grp.offset + grp.index[k] for k in key] + [grp.offset + len(grp.keys) - 1]

@@ -31,7 +31,8 @@ import pyspiel  # noqa: E402
 
 from rulesrun.interpreter.runtime.engine import State  # noqa: E402
 
-from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError, Table  # noqa: E402
+from rulesrun.interpreter.bridges.actions import ActionSpace, BridgeError  # noqa: E402
+from rulesrun.interpreter.bridges.table import Table  # noqa: E402
 from rulesrun.interpreter.bridges.encoding import compiled  # noqa: E402
 
 SHORT_NAME = "rulesrun"

@@ -27,7 +27,8 @@ import numpy as np  # noqa: E402
 from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 
-from rulesrun.interpreter.bridges.actions import BridgeError, Table  # noqa: E402
+from rulesrun.interpreter.bridges.actions import BridgeError  # noqa: E402
+from rulesrun.interpreter.bridges.table import Table  # noqa: E402
 from rulesrun.interpreter.bridges.encoding import compiled  # noqa: E402
 from rulesrun.interpreter.bridges.spaces import (  # noqa: E402
     RENDER_FPS, RENDER_MODES, Renderer, check_render_mode, final_rewards, mask_of, spaces_for)

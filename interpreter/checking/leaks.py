@@ -101,6 +101,10 @@ def _relabel(typ: str, v, pi):
         return [_relabel(typ[5:], x, pi) for x in v]
     if typ.startswith("choice:"):                 # a choice block: a move's text, or a pick
         return v if isinstance(v, str) else _relabel(typ[7:], v, pi)
+    if typ.startswith("tuple:"):                  # several values picked at once
+        return tuple(_relabel(t, x, pi) for t, x in zip(typ[6:].split(","), v))
+    if typ.startswith("branches:"):               # a choice block's (branch, value)
+        return (v[0], _relabel(typ[9:].split(";")[v[0]], v[1], pi))
     return v
 
 
@@ -188,6 +192,10 @@ def _named(typ, v, names):
         return tuple(names[c] for c in v)
     if typ.startswith("choice:"):
         return v if isinstance(v, str) else _named(typ[7:], v, names)
+    if typ.startswith("tuple:"):
+        return tuple(_named(t, x, names) for t, x in zip(typ[6:].split(","), v))
+    if typ.startswith("branches:"):
+        return (v[0], _named(typ[9:].split(";")[v[0]], v[1], names))
     return v if not isinstance(v, list) else tuple(v)
 
 

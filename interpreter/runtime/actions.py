@@ -36,6 +36,13 @@ def option_key(option):
     return option if option.__class__ is str else tuple(option)
 
 
+def deep_key(option):
+    """An option that is a tuple (a pick of several values, a choice block's (branch, value)) as
+    tuples all the way down: a loaded state holds them as lists."""
+    return option if option.__class__ is tuple or not isinstance(option, list) else \
+        tuple(deep_key(x) for x in option)
+
+
 class _Actions(dict):
     """One seat's Actions for one decision: option -> Action, each made the first time it is asked
     for (a list option is looked up as a tuple, by Game._legal)."""

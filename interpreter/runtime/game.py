@@ -8,7 +8,7 @@ from typing import Iterable
 
 from rulesrun.dsl.check.params import param_texts
 from rulesrun.dsl.program import RANDOM, Program
-from rulesrun.interpreter.runtime.actions import Action, _Actions, option_key
+from rulesrun.interpreter.runtime.actions import Action, _Actions, deep_key, option_key
 from rulesrun.interpreter.runtime.errors import GameError
 from rulesrun.interpreter.runtime import actions
 from rulesrun.interpreter.runtime.state import State, _resume_at_frame
@@ -30,7 +30,9 @@ class Game:
         # Actions are made once per (seat, option) and reused: legal_actions builds no text
         self._acts = [[_Actions(d, p) for p in range(program.players)] for d in program.decisions]
         # options that are lists are looked up as tuples (2: a choice block's subset, beside move texts)
-        self._listy = [1 if d.type.startswith("list:") else 2 if d.type.startswith("choice:list:") else 0
+        # (3: tuples, of several values picked at once or of a block's branch and value: lists once loaded)
+        self._listy = [1 if d.type.startswith("list:") else 2 if d.type.startswith("choice:list:")
+                       else 3 if d.type.startswith(("tuple:", "branches:")) else 0
                        for d in program.decisions]
         self._unique = [d.unique_texts for d in program.decisions]   # known never to read alike
         # for decisions whose options need no numbering and are not lists, each seat's lookup
@@ -85,6 +87,7 @@ class Game:
         row = self._acts[did][p]        # option -> Action
         listy = self._listy[did]
         keys = (opts if not listy else list(map(tuple, opts)) if listy == 1
+                else list(map(deep_key, opts)) if listy == 3
                 else [o if o.__class__ is str else tuple(o) for o in opts])
         out = list(map(row.get, keys))
         if not all(out):                # options not seen before at this seat

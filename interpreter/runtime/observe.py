@@ -275,6 +275,10 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
             return [relabel(inner, x) for x in v]
         if typ.startswith("choice:"):        # a choice block: a named move's text, or a pick
             return v if v.__class__ is str else relabel(typ[7:], v)     # (only cards are relabelled)
+        if typ.startswith("tuple:"):         # several values picked at once
+            return tuple(relabel(t, x) for t, x in zip(typ[6:].split(","), v))
+        if typ.startswith("branches:"):      # a choice block's (branch, value)
+            return (v[0], relabel(typ[9:].split(";")[v[0]], v[1]))
         return v
 
     S.z = [[in_zones.get(c, c) for c in z] for z in S.z]
@@ -300,8 +304,10 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
     if S.pending is not None:
         dec = prog.decisions[S.pending[1]]
         S.pending = [S.pending[0], S.pending[1], [relabel(dec.type, o) if o.__class__ is not tuple
+                                                  or dec.type.startswith(("tuple:", "branches:"))
                                                   else tuple(relabel(dec.type, o)) for o in S.pending[2]]]
-        # (a subset's options stay tuples, the keys its actions are found by: Game._legal)
+        # (a subset's options stay tuples, the keys its actions are found by: Game._legal; a
+        # tuple's and a branch's are made tuples by relabel)
         S._legal = None
     if not relabel_log:  # the caller knows every announced card is in ``known``
         return S
@@ -406,6 +412,10 @@ def _names_cards(typ: str) -> bool:
     """Whether a value of this type may name a card (a card, a list of them, a choice of one)."""
     while typ.startswith(("list:", "choice:")):
         typ = typ.partition(":")[2]
+    if typ.startswith("tuple:"):
+        return "card" in typ[6:].split(",")
+    if typ.startswith("branches:"):
+        return any(_names_cards(t) for t in typ[9:].split(";"))
     return typ == "card"
 
 

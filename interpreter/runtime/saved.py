@@ -103,7 +103,7 @@ def _same_pending(a, b) -> bool:
     """The open decisions equal; a combination's options are tuples, and lists once loaded."""
     return a == b or (a is not None and b is not None and a[:2] == b[:2] and len(a[2]) == len(b[2])
                       and all(x == y or (isinstance(x, (list, tuple)) and isinstance(y, (list, tuple))
-                                         and list(x) == list(y)) for x, y in zip(a[2], b[2])))
+                                         and _jsonable(x) == _jsonable(y)) for x, y in zip(a[2], b[2])))
 
 
 def _same_frames(a: list, b: list) -> bool:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 def hand_order(state, style) -> list:
     """``state.legal_actions()``, the options that name a card put in the order the hand is shown
-    (``style.key``); 'nothing' and the like first, as the file lists them."""
+    (``style.key``; a choice block's picks of cards each apart, in the order written); 'nothing'
+    and the like first, as the file lists them."""
     actions = state.legal_actions()
     pending = getattr(state, "open_decision", None)
     if not actions or pending is None:
@@ -15,10 +16,14 @@ def hand_order(state, style) -> list:
     if len(options) != len(actions):
         return actions
     keyed = []
+    tagged = state.program.decisions[pending[1]].type.startswith("branches:")
     for i, (opt, act) in enumerate(zip(options, actions)):
+        branch = ()
+        if tagged:
+            branch, opt = (opt[0],), opt[1]     # a choice block's (branch, value): by branch, then the hand
         if isinstance(opt, int) and not isinstance(opt, bool) and 0 <= opt < len(names) \
                 and names[opt] in str(act):
-            keyed.append(((1, style.key.get(names[opt], ()), i), act))
+            keyed.append(((1, (*branch, *style.key.get(names[opt], ())), i), act))
         else:
             keyed.append(((0, (), i), act))
     if not any(k[0] for k, _ in keyed):

@@ -676,6 +676,16 @@ DISPLAY = [
                                      'p chooses c from p.hand as "play" showing "{size(deck)} {top(deck)}"'),
          "this option's note shows the cards of the deck (facedown), which not everyone sees", 22, 51,
          "what every seat sees"),
+    case("pick-condition-before-its-label",
+         edit('        p chooses c from p.hand as "play"\n        move c to table\n',
+              '        p chooses:\n            c from p.hand if turn > 0:\n                move c to table\n'
+              '            "pass":\n                pass\n'),
+         "expected 'else' or 'or' after 'turn > 0', but found ':'", 23, 38, "after its label: 'c from p.hand as"),
+    case("two-picks-alike", edit('        p chooses c from p.hand as "play"\n        move c to table\n',
+                                 '        p chooses:\n            c from p.hand:\n                move c to table\n'
+                                 '            d from table:\n                pass\n'),
+         'two picks of this choice offer options that read alike ("choose ..." from line 23 and here)', 25, 13,
+         'give each pick a label of its own'),
 ]
 
 

@@ -112,22 +112,6 @@ def test_only_moves():
     ("""
     flow:
         player 1 chooses:
-            c from pile:
-                pass
-            d from pile:
-                pass
-    """, "at most one 'NAME from SOURCE' branch"),
-    ("""
-    flow:
-        player 1 chooses:
-            t from ["a", "b"]:
-                pass
-            "pass":
-                pass
-    """, "cannot pick from texts and offer named moves"),
-    ("""
-    flow:
-        player 1 chooses:
             "pass" if 3:
                 pass
     """, "a move's 'if' condition must be a yes/no"),
@@ -327,3 +311,185 @@ def test_a_pick_of_a_kind_value_keeps_its_label_beside_named_moves():
                     "Red":
                         pass
         """)
+
+
+# ── several picks in one block, picks of several values, moves whose text shows values ───────
+PICKS = """
+state tokens: number = 1
+flow:
+    shuffle deck
+    deal 2 from deck to hand
+    repeat 2 times:
+        for p in players:
+            p chooses:
+                i from 1 to size(p.hand) as "play":
+                    move item(p.hand, i) to pile
+                    announce "{p} plays card {i}."
+                i from 1 to size(p.hand) as "discard" if tokens < 2:
+                    tokens += 1
+                    announce "{p} discards card {i}."
+                q, s from players, Suit where q != p as "hint {q} {s}" if tokens > 0:
+                    tokens -= 1
+                    announce "{p} hints {q}: {s}."
+                "wait, {tokens} left":
+                    announce "{p} waits."
+    end game
+"""
+
+
+def test_several_picks_each_with_its_label_and_condition_in_the_order_written():
+    s = make(PICKS).new_initial_state(seed=1, stack={"deck": DECK})
+    assert [str(a) for a in s.legal_actions()] == [
+        "play 1", "play 2", "discard 1", "discard 2", "hint Player 2 Red", "hint Player 2 Green",
+        "hint Player 2 Blue", "wait, 1 left"]
+    s.apply_action("hint Player 2 Blue")             # tokens 1 -> 0: no more hints
+    assert s.log() == ["Player 1 hints Player 2: Blue."] and s.var("tokens") == 0
+    assert [str(a) for a in s.legal_actions()] == ["play 1", "play 2", "discard 1", "discard 2", "wait, 0 left"]
+    s.apply_action("discard 2")                      # the same name 'i', bound by its own branch
+    assert s.log()[-1] == "Player 2 discards card 2." and s.var("tokens") == 1
+    s.apply_action("play 2")
+    assert s.cards("pile") == ["Red 1"] and s.log()[-1] == "Player 1 plays card 2."
+
+
+def test_a_pick_is_offered_only_while_its_condition_holds():
+    body = PICKS.replace("if tokens < 2:", "if tokens > 5:")
+    s = make(body).new_initial_state(seed=1, stack={"deck": DECK})
+    assert not any(str(a).startswith("discard") for a in s.legal_actions())
+
+
+def test_a_pick_of_pairs_offers_every_combination_first_source_outermost_filtered_by_where():
+    g = make("""
+        flow:
+            shuffle deck
+            deal 2 from deck to hand
+            player 1 chooses q, s from players, Suit where any(c.suit == s for c in q.hand) as "ask {q} for {s}"
+            announce "{q}: {s}"
+            player 2 chooses n, yes_or_no from 1 to 2, [yes, no]
+            announce "{n} {yes_or_no}"
+            end game
+    """)
+    s = g.new_initial_state(seed=1, stack={"deck": DECK})    # P1 Red 3, Red 1; P2 Green 2, Blue 4
+    assert [str(a) for a in s.legal_actions()] == ["ask Player 1 for Red", "ask Player 2 for Green",
+                                                   "ask Player 2 for Blue"]
+    s.apply_action("ask Player 2 for Blue")
+    assert s.log() == ["Player 2: Blue"]
+    assert [str(a) for a in s.legal_actions()] == ["choose 1 yes", "choose 1 no", "choose 2 yes", "choose 2 no"]
+    s.apply_action("choose 2 no")
+    assert s.log()[-1] == "2 no" and s.is_terminal()
+
+
+def test_identical_cards_in_a_pair_are_offered_once():
+    header = HEADER.replace("for suit in Suit, rank in 1 to 4", "2 x for suit in Suit, rank in 1 to 4")
+    s = make("""
+        flow:
+            player 1 chooses c, n from every card, [1] where c.rank == 1 as "take {c} {n}"
+            end game
+    """, header=header).new_initial_state(seed=1)
+    assert [str(a) for a in s.legal_actions()] == ["take Red 1 1", "take Green 1 1", "take Blue 1 1"]
+
+
+def test_a_pick_of_texts_beside_named_moves():
+    s = make("""
+        flow:
+            player 1 chooses:
+                t from ["face up", "pass"] as "lay":
+                    announce "lays {t}"
+                "pass":
+                    announce "passes"
+            end game
+    """).new_initial_state(seed=1)
+    assert [str(a) for a in s.legal_actions()] == ["lay face up", "lay pass", "pass"]
+    s.apply_action("lay pass")
+    assert s.log() == ["lays pass"]
+
+
+def test_two_subsets_and_a_pick_in_one_block():
+    s = make("""
+        flow:
+            shuffle deck
+            deal 3 from deck to hand
+            player 1 chooses:
+                subset one from player 1.hand such that size(one) == 1 as "lay":
+                    move one to pile
+                subset two from player 1.hand such that size(two) == 2 and same(c.suit for c in two) as "pair":
+                    move two to pile
+                c from player 1.hand where c.rank == 3 as "show":
+                    announce "{c}"
+            end game
+    """).new_initial_state(seed=1, stack={"deck": ["Red 3", "Red 1", "Blue 2"]})
+    assert [str(a) for a in s.legal_actions()] == ["lay Red 3", "lay Red 1", "lay Blue 2", "pair Red 3, Red 1",
+                                                   "show Red 3"]
+    s.apply_action("pair Red 3, Red 1")
+    assert sorted(s.cards("pile")) == ["Red 1", "Red 3"]
+
+
+@pytest.mark.parametrize("body, message, line", [
+    ("""
+    flow:
+        player 1 chooses:
+            c from pile as "play":
+                pass
+            d from pile as "play":
+                pass
+    """, 'two picks of this choice offer options that read alike ("play ..." from line', 5),
+    ("""
+    flow:
+        player 1 chooses:
+            i from 1 to 3 as "bid":
+                pass
+            j from 4 to 5:
+                pass
+            "bid 2":
+                pass
+    """, 'the move "bid 2" reads as an option of the pick at line', 7),
+    ("""
+    flow:
+        player 1 chooses:
+            i from 1 to 3 as "bid":
+                pass
+            j from 4 to 5 as "raise" if i > 1:
+                pass
+    """, "a branch's condition reads 'i', which is chosen by this choice", 5),
+    ("""
+    flow:
+        player 1 chooses:
+            i from 1 to 3 as "bid":
+                pass
+            "stand on {i}":
+                pass
+    """, "a move's text reads 'i', which is chosen by this choice", 5),
+    ("""
+    flow:
+        player 1 chooses q, s from players as "x"
+    """, "2 names are picked from 1 sources", 2),
+    ("""
+    flow:
+        player 1 chooses q, q from players, players as "x"
+    """, "'q' is picked twice in one pick", 2),
+    ("""
+    flow:
+        player 1 chooses:
+            " ":
+                pass
+    """, "is no move's text", 3),
+])
+def test_picks_that_cannot_be_told_apart_are_refused_at_their_place(body, message, line):
+    with pytest.raises(RulesError) as err:
+        make(body)
+    assert message in err.value.message
+    assert err.value.pos.line == HEADER.count("\n") + 1 + line
+
+
+def test_a_tagged_block_survives_clone_json_replay_and_resampling():
+    g = make(PICKS)
+    s = g.new_initial_state(seed=3)
+    s.apply_action("hint Player 2 Red")
+    data = json.loads(json.dumps(s.to_json()))
+    t = State.from_json(g, data)
+    assert t == s and [str(a) for a in t.legal_actions()] == [str(a) for a in s.legal_actions()]
+    t.apply_action("discard 1")
+    assert t.log()[-1] == "Player 2 discards card 1."
+    assert g.replay(3, s.history()) == s and s.clone() == s
+    import random
+    twin = resample(s, 1, random.Random(5), redraw=True)
+    assert [str(a) for a in twin.legal_actions()] == [str(a) for a in s.legal_actions()]

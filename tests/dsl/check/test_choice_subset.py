@@ -153,27 +153,11 @@ def test_a_subset_pick_survives_clone_json_replay_and_resampling():
     ("""
     flow:
         player 1 chooses:
-            subset s from table such that size(s) == 1:
-                pass
-            c from table:
-                pass
-    """, "at most one 'NAME from SOURCE' branch", 5),
-    ("""
-    flow:
-        player 1 chooses:
             subset s from table such that 3:
                 pass
             "pass":
                 pass
     """, "a 'such that' condition must be a yes/no, but this is a number", 3),
-    ("""
-    flow:
-        player 1 chooses:
-            subset s from ["a", "b"] such that size(s) == 1:
-                pass
-            "pass":
-                pass
-    """, "cannot pick from texts and offer named moves", 3),
     ("""
     flow:
         player 1 chooses:
@@ -189,15 +173,7 @@ def test_a_subset_pick_survives_clone_json_replay_and_resampling():
                 pass
             "pass":
                 pass
-    """, "expected ':', 'as' or 'where' after 'table', but found 'such'", 3),
-    ("""
-    flow:
-        player 1 chooses:
-            subset s from table such that size(s) == 1 as "play":
-                pass
-            subset t from table such that size(t) == 2 as "play two":
-                pass
-    """, "at most one 'NAME from SOURCE' branch", 5),
+    """, "expected ',', ':', 'as' or 'where' after 'table', but found 'such'", 3),
 ])
 def test_misuse_is_a_compile_error_at_its_place(body, message, line):
     with pytest.raises(RulesError) as err:
