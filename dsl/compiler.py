@@ -170,8 +170,13 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
             winner_keys.append((1, score))
         hd = first("HeuristicDecl")
         heuristic = None if hd is None else self._player_fn(hd.var, hd.expr, T.NUMBER, "the heuristic")
-        invariants = []
+        invariants, card_invariants = [], []
         for inv in by_type.get("InvariantDecl", []):
+            if inv.card is not None:        # f(S, c) of each card: checked over every card
+                fn = self._item_fn(inv.card, T.CARD, inv.expr, T.BOOL, f"invariant {inv.text!r}")
+                card_invariants.append((inv.text, fn))
+                invariants.append((inv.text, _every_card(fn, len(self.card_names))))
+                continue
             node, t = self.expr(inv.expr, Scope("py"))
             self._expect(t, T.BOOL, inv.expr.pos, "an invariant")
             invariants.append((inv.text, self.gen.lambda_(["S"], node, inv.expr.pos, f"invariant {inv.text!r}")))
@@ -217,7 +222,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, Decis
             decisions=self.decisions, templates=self.templates, score=score, winner_keys=winner_keys,
             heuristic=heuristic, frame_types=[self.frame_types.get(i, {}) for i in range(len(self.procs))],
             frame_secrets=[frame_secrets.get(i, {}) for i in range(len(self.procs))], kept_secrets=kept_secrets,
-            invariants=invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
+            invariants=invariants, card_invariants=card_invariants, player_names=[f"Player {i + 1}" for i in range(self.N)],
             min_players=pl.low, max_players=pl.high, proc_count=len(self.proc_index) + self.inlined,
             params=params, param_info=self.param_info, **self._team_fields())
 
@@ -277,6 +282,12 @@ def compile_rules(rules: A.RulesFile, players: int, variants: tuple = (), allow_
         program.display = comp.table_display
         program.warnings = infoflow.check(comp) if allow_leaks else []
     return program
+
+
+def _every_card(fn, ncards: int):
+    """An invariant of each card (``invariant "..." for every card c: ...``) as one of the state."""
+    cards = range(ncards)
+    return lambda S: all(fn(S, c) for c in cards)
 
 
 @contextlib.contextmanager

@@ -103,11 +103,17 @@ class VarInfo:
     domain: tuple | None = None   # every value it can hold, where the compiler knows (dsl.analysis.facts)
     bounds: tuple | None = None   # (low, high) of a number declared 'from LOW to HIGH'
 
+    @property
+    def public(self) -> bool:
+        """Seen by every seat: ``public``, or a card state ``on back`` (seen even where the card's
+        face is not, wherever the seat sees how many cards the zone holds)."""
+        return self.visibility in ("public", "on back")
+
     def seen_by(self, seat: int, owner: int | None = None) -> bool:
         """Whether ``seat`` sees the value (of player ``owner``, for player state): every seat a public
         value, its player an ``owner`` value, every seat but its player an ``others`` value."""
         v = self.visibility
-        return v == "public" or (owner is not None and (owner == seat) == (v == "owner")
+        return self.public or (owner is not None and (owner == seat) == (v == "owner")
                                  and v in ("owner", "others"))
 
 
@@ -183,6 +189,12 @@ class Program:
     min_players: int = 0
     max_players: int = 0
     heuristic: Callable | None = None   # f(S, seat): how well a seat stands mid-game (bots' guide)
+    card_invariants: list = attrs.Factory(list)   # of (text, f(S, card)): 'invariant ... for every card c'
+
+    @property
+    def backs(self) -> list:
+        """The card state slots seen on the cards' backs (``on back``)."""
+        return [i for i, v in enumerate(self.card_vars) if v.visibility == "on back"]
     proc_count: int = 0        # procedures compiled (with flow, once per list of argument types)
     warnings: list = attrs.Factory(list)      # leaks found, with allow_leaks (dsl.analysis.infoflow)
     # state values holding a secret whose values the compiler cannot list: a bot's copies keep their

@@ -108,7 +108,7 @@ class InfoFlow:
 
     def _var_taint(self, part: str, i: int, env: dict):
         info = self._var(part, i)
-        if info is None or info.visibility == "public" or env.get(("shown value", part, i)):
+        if info is None or info.public or env.get(("shown value", part, i)):
             return NONE
         if info.visibility in ("owner", "others"):     # a secret of (or from) its player, by declaration
             return frozenset({("var", info.name, f"'{info.name}' ({info.visibility})")})
@@ -485,7 +485,7 @@ class InfoFlow:
                 return f"the cards of {whose} {info.name} ({info.visibility})"
             elif (var := _state_read(n)) is not None and var[0] != "z":
                 info = self._var(*var)
-                if info is None or info.visibility == "public" or env.get(("shown value", *var)) \
+                if info is None or info.public or env.get(("shown value", *var)) \
                         or self._shown_to(n, mine, env):
                     continue
                 if info.visibility == "owner" and var[0] == "pv" and mine is not None \
@@ -564,7 +564,7 @@ class InfoFlow:
             if not t <= old:
                 self.var_taint[key] = old | t
                 self.changed = True
-        if info is not None and info.visibility == "public":
+        if info is not None and info.public:
             what = f"team state '{info.name.split(' of ')[0]}'" if team else f"public state '{info.name}'"
             env = self._leak(s, f"{what} is set from {_text(t)}, {_who_cannot(t)}",
                              "store it in 'owner' or 'hidden' state, move the cards to a public zone first, "

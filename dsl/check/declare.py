@@ -287,6 +287,9 @@ class Declarations:
         if s.visibility in ("owner", "others") and s.owner != "player":
             self.err(f"only a player state has an owner who {'may see it' if s.visibility == 'owner' else 'may be left out'}",
                      s.pos, "use 'public' or 'hidden' here, or declare it as 'player state'")
+        if s.visibility == "on back" and s.owner != "card":
+            self.err("only a card has a back to show a value on", s.pos,
+                     "declare it as 'card state ...', or use 'public', 'owner', 'others' or 'hidden'")
         if s.visibility == "facedown":
             self.err("'facedown' is for zones; a value is public, owner, others or hidden", s.pos)
         t = self._type(s.type)
@@ -343,8 +346,12 @@ class Declarations:
 
     def _player_fn(self, var: str, e: A.Expr, want: str, what: str):
         """f(S, p): an expression about one player, such as the score."""
+        return self._item_fn(var, T.PLAYER, e, want, what)
+
+    def _item_fn(self, var: str, typ: str, e: A.Expr, want: str, what: str):
+        """f(S, x): an expression about one player (the score) or one card (an invariant of each card)."""
         scope = Scope("py")
-        slot = scope.bind(var, T.PLAYER, e.pos, self)
+        slot = scope.bind(var, typ, e.pos, self)
         src, t = self.expr(e, scope)
         self._expect(t, want, e.pos, what)
         return self.gen.lambda_(["S", scope.ref(slot)], src, e.pos, what)

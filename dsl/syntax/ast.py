@@ -507,6 +507,7 @@ class WinnersDecl(Decl):
 class InvariantDecl(Decl):
     text: str
     expr: Expr
+    card: str | None = None      # 'for every card c': a property of each card alone (bots deal by it too)
 
     @property
     def key(self):

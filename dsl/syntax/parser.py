@@ -276,6 +276,9 @@ class _Builder(Transformer):
     def visibility(self, meta, c):
         return str(c[0])
 
+    def on_back(self, meta, c):
+        return "on back"
+
     def owner_kind(self, meta, c):
         return str(c[0])
 
@@ -367,7 +370,10 @@ class _Builder(Transformer):
                            shown=tuple(e[1] for e in c), name_pos=tuple(e[2] for e in c))
 
     def invariant_decl(self, meta, c):
-        return A.InvariantDecl(pos=self._pos(meta), text=c[0].value[1:-1], expr=c[1])
+        return A.InvariantDecl(pos=self._pos(meta), text=c[0].value[1:-1], expr=c[2], card=c[1])
+
+    def invariant_card(self, meta, c):
+        return str(c[0])
 
     def variant_decl(self, meta, c):
         return A.VariantDecl(pos=self._pos(meta), name=str(c[0]), when=c[1], description=c[2],

@@ -20,7 +20,7 @@ GROUPS = {
                                        "const", "param", "define", "procedure", "flow", "score", "winners",
                                        "heuristic", "invariant", "variant", "teams", "team", "extends", "replace",
                                        "about"],
-    "storage.modifier.visibility.rules": ["public", "owner", "others", "facedown", "hidden", "per"],
+    "storage.modifier.visibility.rules": ["public", "owner", "others", "facedown", "hidden", "per", "on", "back"],
     "support.type.rules": ["number", "text", "list", "card", "player"],
     "keyword.control.rules": ["if", "elif", "else", "repeat", "times", "while", "for", "pass", "end", "return"],
     "keyword.other.statement.rules": ["let", "move", "shuffle", "deal", "announce", "reveal", "chooses",

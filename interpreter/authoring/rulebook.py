@@ -24,6 +24,7 @@ _SEES = {"public": "everyone sees its cards", "owner": "its owner sees its cards
          "facedown": "nobody sees its cards; everyone sees how many", "hidden": "nobody sees it"}
 _SEES_SHARED = {"owner": "nobody sees its cards; everyone sees how many"}
 _VALUE_SEES = {"public": "everyone", "owner": "only that player", "others": "everyone but that player",
+               "on back": "everyone, on the card's back, wherever it lies",
                "hidden": "nobody"}
 _DECORATION = re.compile(r"^[\s─━═—–\-=*#]*$")
 _MAX_ROWS = 25

@@ -15,6 +15,9 @@ round the table, and so on, so one policy can play from any seat.
     state       (...)         the public game state values, each by its type (below)
     players     (N, ...)      each seat's player state values the seat may see, by type
     card_state  (K, ...)      the public card state of the cards the seat can see, summed by kind
+    backs       (L, B, ...)   the ``on back`` card state of the cards the seat sees only the backs of,
+                              by location and place in it (bottom first); B is the number of cards
+                              (0 when the file has no such state)
 
 K is the number of kinds of card (cards whose printed attributes are all equal are one kind),
 L = shared zones + per-player zones × N, G the number of decision groups. A value is encoded by
@@ -54,10 +57,13 @@ class Encoder:
         self.S = S = max([len(g.keys) - 1 for g in space.groups if g.subset], default=0)
         self.width_state = sum(self._width(v.type) for v in prog.globals)
         self.width_player = sum(self._width(v.type) for v in prog.player_vars)
-        self.width_card = sum(self._width(v.type) for v in prog.card_vars if v.visibility == "public")
+        self.width_card = sum(self._width(v.type) for v in prog.card_vars if v.public)
+        self.width_back = sum(self._width(prog.card_vars[i].type) for i in prog.backs)
+        self.B = B = len(prog.card_names) if self.width_back else 0   # places in a location
         self.layout = [("to_move", (N + 1,)), ("decision", (G,)), ("subset", (S,)), ("cards", (K, L + 1)),
                        ("top", (L, K)), ("sizes", (L,)), ("state", (self.width_state,)),
-                       ("players", (N, self.width_player)), ("card_state", (K, self.width_card))]
+                       ("players", (N, self.width_player)), ("card_state", (K, self.width_card)),
+                       ("backs", (L, B, self.width_back))]
         self._slices = []
         i = 0
         for name, shape in self.layout:
@@ -82,13 +88,21 @@ class Encoder:
         self._pspec = cols
         cols, col = [], 0
         for vi, v in enumerate(prog.card_vars):
-            if v.visibility != "public":
+            if not v.public:
                 continue
             w = self._width(v.type)
             if w:
                 cols.append((vi, v.type, col, w))
             col += w
         self._cspec = cols
+        cols, col = [], 0
+        for vi in prog.backs:
+            v = prog.card_vars[vi]
+            w = self._width(v.type)
+            if w:
+                cols.append((vi, v.type, col, w))
+            col += w
+        self._bspec = cols
         self._locs = [self._locations(seat) for seat in range(N)]
         self._seen_by = [[self._sees(zi, seat) for zi in range(len(prog.zones))] for seat in range(N)]
         self._hidden = [z.visibility == "hidden" for z in prog.zones]
@@ -180,6 +194,7 @@ class Encoder:
         cards, top, sizes = parts["cards"], parts["top"], parts["sizes"]
         visible: list[int] = []
         sees, hidden, zones = self._seen_by[seat], self._hidden, state.zones
+        unseen = []         # (slot, cards) of the locations whose count only the seat sees
         for slot, zi in enumerate(self._locs[seat]):
             z = zones[zi]
             if sees[zi] and z:
@@ -189,6 +204,8 @@ class Encoder:
                 visible.extend(z)
             if not hidden[zi]:
                 sizes[slot] = len(z)
+                if not sees[zi] and z:
+                    unseen.append((slot, z))
         cards[:, L] = self.class_total - cards[:, :L].sum(axis=1)
         put = self._put
         st = parts["state"]
@@ -211,6 +228,15 @@ class Encoder:
                 for c in visible:
                     if row[c] is not None:
                         put(cs[cls[c], col:col + w], t, row[c], seat)
+        if self._bspec and unseen:
+            bk = parts["backs"]
+            cv = state.card_values
+            for vi, t, col, w in self._bspec:
+                row = cv[vi]
+                for slot, z in unseen:
+                    for place, c in enumerate(z):
+                        if row[c] is not None:
+                            put(bk[slot, place, col:col + w], t, row[c], seat)
         return out
 
     def split(self, tensor: np.ndarray) -> dict:

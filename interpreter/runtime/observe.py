@@ -60,12 +60,15 @@ def observe(state, seat: int, log: bool = True) -> dict:
     names = prog.card_names
     zones: dict = {}
     per_player: dict = {}
+    backs = prog.backs
     for zi, info in enumerate(prog.zones):
         cards = state.z[zi]
         if info.seen_by(seat):
             view = {"cards": [names[c] for c in cards], "count": len(cards)}
         elif info.visibility != "hidden":
             view = {"count": len(cards)}
+            if backs and cards:
+                view["backs"] = backs_of(state, cards)
         else:
             view = {}
         if info.owner is None:
@@ -79,7 +82,7 @@ def observe(state, seat: int, log: bool = True) -> dict:
     if prog.card_vars and visible:
         ids = state._game._ids_by_name
         for i, v in enumerate(prog.card_vars):
-            if v.visibility != "public":
+            if not v.public:
                 continue
             shown = value_display(prog, v.type)
             values = {}
@@ -127,6 +130,19 @@ def observe(state, seat: int, log: bool = True) -> dict:
         obs["returns"] = state.returns()
         obs["winners"] = state.winners()
     return obs
+
+
+def backs_of(state, cards) -> dict:
+    """The ``on back`` card state of these cards (a zone's, bottom first), by place: what a seat
+    that sees only their backs sees of them — what a holder was told of the cards it holds facing out."""
+    prog = state._prog
+    out = {}
+    for i in prog.backs:
+        v = prog.card_vars[i]
+        shown = value_display(prog, v.type)
+        row = state.cv[i]
+        out[v.name] = [None if row[c] is None else shown(row[c]) for c in cards]
+    return out
 
 
 def hidden_cards(state, seat: int) -> list[int]:
@@ -226,6 +242,8 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
     hidden = [c for c in hidden_cards(state, seat) if c not in fixed]
     if displaced:       # the cards the zones hold, and the cards everything else names
         in_zones, pi = _placing(state, hidden, displaced, rng)
+    elif prog.card_invariants:      # each card where it may lie by what the seat was told of it
+        in_zones = pi = _consistent_deal(state, hidden, rng)
     else:
         shuffled = hidden[:]
         rng.shuffle(shuffled)
@@ -293,6 +311,53 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
         return S
     S.ann = _relabel_log(S.ann, prog, pi, relabel)
     return S
+
+
+def _consistent_deal(state, hidden: list, rng) -> dict:
+    """{place: the card dealt there} for the cards in ``hidden``, such that the file's invariants of
+    each card (``invariant "..." for every card c: ...``) hold of every card in its new place, with
+    the card state of that place (what the seat was told of the card there: card state stays with
+    the place, as it does in ``resample``). A place whose card state is as at the start constrains
+    nothing (every card held there at the start). The most constrained places are dealt first, each
+    a card at random among those allowed; if that runs out of cards a few times, the constrained
+    places keep their real cards (which satisfy the invariants) and the rest are dealt at random."""
+    prog = state._prog
+    checks = [fn for _, fn in prog.card_invariants]
+    starts = [v.initial for v in prog.card_vars]
+    cv = state.cv
+    marked = [c for c in hidden if any(row[c] != start for row, start in zip(cv, starts))]
+    deal: dict = {}
+    if marked:
+        probe = state.clone()
+        probe.cv = rows = [list(row) for row in cv]
+
+        def fits(place, card):
+            for row, real in zip(rows, cv):
+                row[card] = real[place]
+            ok = all(check(probe, card) for check in checks)
+            for row, real in zip(rows, cv):
+                row[card] = real[card]
+            return ok
+
+        allowed = {c: [d for d in hidden if fits(c, d)] for c in marked}
+        order = sorted(marked, key=lambda c: len(allowed[c]))
+        for _ in range(8):
+            used: set = set()
+            deal = {}
+            for c in order:
+                free = [d for d in allowed[c] if d not in used]
+                if not free:
+                    break
+                deal[c] = d = free[rng.getrandbits(32) % len(free)]
+                used.add(d)
+            else:
+                break
+        else:
+            deal = {c: c for c in marked}
+    rest = [d for d in hidden if d not in deal.values()]
+    rng.shuffle(rest)
+    it = iter(rest)
+    return {c: deal[c] if c in deal else next(it) for c in hidden}
 
 
 def _beliefs(state, seat: int, known) -> tuple:
@@ -418,7 +483,7 @@ def _redraw_values(S, prog, seat: int, rng) -> None:
             if not v.seen_by(seat, p):
                 row[p] = draw("pv", i, p, v.domain)
     for i, v in enumerate(prog.card_vars):
-        if v.visibility != "public" and v.domain and len(v.domain) > 1:
+        if not v.public and v.domain and len(v.domain) > 1:
             S.cv[i] = [draw("cv", i, c, v.domain) for c in range(len(S.cv[i]))]
 
 

@@ -174,8 +174,21 @@ def _zone_text(view: dict, style: CardStyle, annotate: dict | None = None, sort=
             return out
         return style.cards(cards, sort=sort, width=width)
     if "count" in view:
-        return _count(view["count"])
+        out = _count(view["count"])
+        out.append(backs_text(view))
+        return out
     return Text("hidden", style="dim")
+
+
+def backs_text(view: dict) -> str:
+    """What is shown on the backs of cards whose faces are not (``on back`` card state), by place:
+    `` — told: 1 Red, 3 Red`` (places from 1, bottom first); empty when nothing is."""
+    parts = []
+    for name, values in view.get("backs", {}).items():
+        marked = [f"{i} {v}" for i, v in enumerate(values, 1) if v is not None]
+        if marked:
+            parts.append(f"{name.replace('_', ' ')}: {', '.join(marked)}")
+    return f" — {'; '.join(parts)}" if parts else ""
 
 
 def _pile_text(pile: dict, style: CardStyle, width: int | None) -> Text:

@@ -9,7 +9,7 @@ particular game.
 """
 from __future__ import annotations
 
-from rulesrun.interpreter.runtime.observe import value_display, observe
+from rulesrun.interpreter.runtime.observe import backs_of, value_display, observe
 from rulesrun.interpreter.terminal import layout
 from rulesrun.interpreter.terminal.table import CardStyle
 
@@ -51,10 +51,15 @@ def public_view(state, log: bool = True) -> dict:
     for name in private_zones:          # a shared zone only its owner sees (none, when shared)
         view = obs["zones"].get(name) or {}
         obs["zones"][name] = {"count": view["count"]} if "count" in view else {}
-    for entry in obs["players"]:
+    for p, entry in enumerate(obs["players"]):
         for fam in private_families:
             if isinstance(entry.get(fam), dict) and "count" in entry[fam]:
-                entry[fam] = {"count": entry[fam]["count"]}
+                # what everyone sees of those cards: how many, and what is on their backs
+                view = {"count": entry[fam]["count"]}
+                cards = state.zones[prog.families[fam] + p]
+                if prog.backs and cards:
+                    view["backs"] = backs_of(state, cards)
+                entry[fam] = view
         for v in prog.player_vars:
             if v.visibility != "public":
                 entry.pop(v.name, None)
@@ -63,7 +68,7 @@ def public_view(state, log: bool = True) -> dict:
     public_ids = [c for zi, z in enumerate(prog.zones) if z.visibility == "public" for c in state.zones[zi]]
     card_state = {}
     for i, v in enumerate(prog.card_vars):
-        if v.visibility != "public":
+        if not v.public:
             continue
         shown = value_display(prog, v.type)
         values = {prog.card_names[c]: shown(state.card_values[i][c]) for c in public_ids if state.card_values[i][c] is not None}
@@ -132,6 +137,8 @@ def table_layout(prog, obs: dict, seat: int | None, mine: dict) -> dict:
             entry.update(layout.pile(prog, "game", name, view))
         else:
             entry["count"] = view.get("count")
+            if view.get("backs"):
+                entry["backs"] = view["backs"]          # what is on the cards' backs, by place
         zones.append(entry)
     zone_cards: dict = {z["name"]: z.get("cards", ()) for z in zones}
     for k, cards in (mine or {}).items():

@@ -58,8 +58,19 @@ function zoneView(v, clickable, zone) {
     if (v.total && v.total > v.cards.length) box.appendChild(el("span", "count", v.total + " cards"));
     return box;
   }
-  if (v && "count" in v) return el("span", "count", v.count + (v.count === 1 ? " card" : " cards"));
+  if (v && "count" in v) return el("span", "count", v.count + (v.count === 1 ? " card" : " cards") + backsText(v.backs));
   return el("span", "count", "hidden");
+}
+
+// what is shown on the backs of cards whose faces are not ('on back' card state), by place from 1:
+// " — told: 1 Red, 3 Red" (the terminal table's words: interpreter/terminal/table.py backs_text)
+function backsText(backs) {
+  const parts = [];
+  for (const [name, values] of Object.entries(backs || {})) {
+    const marked = values.map((x, i) => (x === null ? null : (i + 1) + " " + plain(x))).filter((x) => x !== null);
+    if (marked.length) parts.push(name.replace(/_/g, " ") + ": " + marked.join(", "));
+  }
+  return parts.length ? " — " + parts.join("; ") : "";
 }
 
 function render() {

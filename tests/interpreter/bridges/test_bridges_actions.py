@@ -351,3 +351,17 @@ def test_a_variant_that_is_not_played_does_not_change_the_bounds():
     assert _bids(ActionSpace(make(text))) == ["bid 0", "bid 1", "bid 2"]
     with pytest.raises(BridgeError, match="cannot bound state 'total', which '\\+=' changes"):
         ActionSpace(tiny_game(text, 2, header=HEADER, variants=("grow",)))
+
+
+def test_a_hint_on_the_backs_of_unseen_cards_is_in_the_tensor_by_place():
+    game = load_game(ROOT / "tests/flow_corpus/honest/hints_on_backs.rules")
+    space = ActionSpace(game)
+    enc = Encoder(space)
+    table = Table(space, game.new_initial_state(seed=5))
+    before = enc.split(enc.tensor(table, 1))["backs"].copy()
+    table.apply_id(table.legal_ids()[0])           # Player 1 hints Player 2's hand
+    backs = enc.split(enc.tensor(table, 1))["backs"]
+    told = table.state.observation(1)["players"][1]["hand"]["backs"]["told"]
+    slot = enc._locs[1].index(game.program.families["hand"] + 1)
+    assert before.sum() == 0
+    assert [bool(backs[slot, place].sum()) for place in range(len(told))] == [t is not None for t in told]
