@@ -244,8 +244,8 @@ def resample(state, seat: int, rng, known=frozenset(), relabel_log: bool = True,
         in_zones, pi = _placing(state, hidden, displaced, rng)
     elif prog.card_invariants:      # each card where it may lie by what the seat was told of it
         in_zones = pi = _consistent_deal(state, hidden, rng)
-    else:
-        shuffled = hidden[:]
+    else:           # the cards drawn in their order of ids, not where they lie: a copy depends
+        shuffled = sorted(hidden)       # on what the seat sees and the generator, never on the truth
         rng.shuffle(shuffled)
         in_zones = pi = dict(zip(hidden, shuffled))
     known = fixed
@@ -321,8 +321,8 @@ def _consistent_deal(state, hidden: list, rng) -> dict:
     the card state of that place (what the seat was told of the card there: card state stays with
     the place, as it does in ``resample``). A place whose card state is as at the start constrains
     nothing (every card held there at the start). The most constrained places are dealt first, each
-    a card at random among those allowed; if that runs out of cards a few times, the constrained
-    places keep their real cards (which satisfy the invariants) and the rest are dealt at random."""
+    a card at random among those allowed (``_matching``: never the real cards for want of a deal),
+    and the rest are dealt at random."""
     prog = state._prog
     checks = [fn for _, fn in prog.card_invariants]
     starts = [v.initial for v in prog.card_vars]
@@ -341,25 +341,42 @@ def _consistent_deal(state, hidden: list, rng) -> dict:
                 row[card] = real[card]
             return ok
 
-        allowed = {c: [d for d in hidden if fits(c, d)] for c in marked}
+        pool = sorted(hidden)           # (by id, not by where they lie: see resample)
+        allowed = {c: [d for d in pool if fits(c, d)] for c in marked}
         order = sorted(marked, key=lambda c: len(allowed[c]))
-        for _ in range(8):
-            used: set = set()
-            deal = {}
-            for c in order:
-                free = [d for d in allowed[c] if d not in used]
-                if not free:
-                    break
-                deal[c] = d = free[rng.getrandbits(32) % len(free)]
-                used.add(d)
-            else:
-                break
-        else:
-            deal = {c: c for c in marked}
-    rest = [d for d in hidden if d not in deal.values()]
+        deal = _matching(order, allowed, rng)
+    rest = [d for d in sorted(hidden) if d not in deal.values()]
     rng.shuffle(rest)
     it = iter(rest)
     return {c: deal[c] if c in deal else next(it) for c in hidden}
+
+
+def _matching(order: list, allowed: dict, rng) -> dict:
+    """{place: card}, a card for every place of ``order`` among its ``allowed`` ones, no card twice:
+    each place in turn takes a free card at random; a place left with none takes one from a place
+    that can move to another (an augmenting path), so a deal is always found when one exists (the
+    real cards are one). What it finds depends on the allowed lists and the generator only."""
+    deal: dict = {}
+    owner: dict = {}
+
+    def augment(c, seen) -> bool:
+        for d in allowed[c]:
+            if d in seen:
+                continue
+            seen.add(d)
+            if d not in owner or augment(owner[d], seen):
+                deal[c], owner[d] = d, c
+                return True
+        return False
+
+    for c in order:
+        free = [d for d in allowed[c] if d not in owner]
+        if free:
+            d = free[rng.getrandbits(32) % len(free)]
+            deal[c], owner[d] = d, c
+        else:
+            augment(c, set())       # (no deal at all: the place is dealt with the rest, at random)
+    return deal
 
 
 def _beliefs(state, seat: int, known) -> tuple:
@@ -397,7 +414,7 @@ def _placing(state, hidden: list, displaced: list, rng) -> tuple:
                 claimed[i] = card
                 placed.add(card)
                 break               # (no room left there: the card is dealt with the others)
-    pool = [c for c in hidden if c not in placed]
+    pool = sorted(c for c in hidden if c not in placed)     # (by id: see resample)
     rng.shuffle(pool)
     rest = iter(pool)
     in_zones = {c: claimed[i] if i in claimed else next(rest) for i, (_, c) in enumerate(slots)}
