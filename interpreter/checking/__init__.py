@@ -68,6 +68,7 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
     title, ngames, nsteps = "", 0, 0
     total_cov = None
     per_config: list = []
+    blind: dict = {k: [] for k in COMPARED}    # the configurations where a twin test compared nothing
     jobs = max(1, min(jobs, len(configs)))
 
     def progress(cfg, k):
@@ -86,6 +87,8 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
             nsteps += got.steps
             for k, v in got.counts.items():
                 totals[k] = totals.get(k, 0) + v
+            blind.update({k: blind[k] + [cfg.describe()] for k in COMPARED
+                          if got.counts.get(k) and not got.counts.get(k + " compared")})
             cov = got.coverage
             if cov is not None:
                 per_config.append(f"{cfg.describe()}: {cov.summary_line()}")
@@ -113,10 +116,10 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
         return 1
     finally:
         results.close()         # after a failure: the pool's workers still checking are ended now
-    at_once = bool(totals["hidden picks"])     # tried in every game of a file with an 'at once' block
+    at_once = bool(totals.get("at once blocks"))
     untested = [k for k in PROPERTIES if not totals[k] and (k != "hidden picks" or at_once)]
-    # a comparison tried that compared nothing held of nothing: it fails
-    empty = [k for k in COMPARED if totals[k] and not totals[k + " compared"]]
+    # a comparison tried that compared nothing held of nothing, in any one configuration: it fails
+    empty = [k for k in COMPARED if blind[k]]
     held = len(PROPERTIES) - len(untested) - len(empty) - (0 if at_once else 1)
     print(f"{'FAILED' if empty else 'ok'}: {title} — {len(configs)} configuration{'s' if len(configs) != 1 else ''}, "
           f"{ngames} games, {nsteps:,} steps in {time.perf_counter() - start:.1f}s; "
@@ -126,7 +129,11 @@ def run_check(path: str, players=None, variants=(), games: int = 100, seed: int 
         if k == "hidden picks" and not at_once:
             print(f"  - {text} (not applicable: no 'at once' block)", file=out)
         elif k in empty:
-            print(f"  - FAILED, COMPARED NOTHING: {text} ({totals[k]:,} tries, no step compared)", file=out)
+            if totals[k + " compared"]:     # in some configurations only
+                print(f"  - FAILED, COMPARED NOTHING in {'; '.join(blind[k])}: {text} ({totals[k]:,} tries, "
+                      f"{totals[k + ' compared']:,} steps compared in the other configurations)", file=out)
+            else:
+                print(f"  - FAILED, COMPARED NOTHING: {text} ({totals[k]:,} tries, no step compared)", file=out)
         elif totals[k] and k in COMPARED:
             print(f"  - {text} ({totals[k]:,} tries, {totals[k + ' compared']:,} steps compared)", file=out)
         elif totals[k]:

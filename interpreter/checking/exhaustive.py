@@ -57,13 +57,12 @@ def explore(game: Game, seed: int, max_states: int, max_steps: int):
     numbers = {state_key(start): 0}
     queue = deque([(0, start)])
     known = [set() for _ in range(game.players)]
-    seen = [set() for _ in range(game.players)]
     edges.append([])
     while queue:
         i, state = queue.popleft()
         try:
             checker.last_ann = None
-            checker.check_state(state, known, seen, None, 1)
+            checker.check_state(state, known, None, 1)
         except Violation as v:
             return "failed", v, len(numbers), moves(i)
         if state.is_terminal():

@@ -108,9 +108,10 @@ def _relabel(typ: str, v, pi):
     return v
 
 
-def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: list, rng) -> int:
+def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: list, rng, start: int = 0) -> int:
     """Play the first ``len(indices)`` steps again twice — as they were, and with the cards in
-    ``unseen`` (never seen by ``seat``) swapped at random — comparing ``seat``'s view at every step.
+    ``unseen`` (not seen by ``seat``) swapped at random in the shuffles from ``events[start]`` on
+    (the shuffles before are made as they were) — comparing ``seat``'s view at every step.
     Raise Leak at the first difference, TwinFailed when the rules fail in the other deal; give the
     number of views compared (none when the other deal could not follow at all)."""
     prog = game.program
@@ -121,7 +122,7 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
     if not pi:
         return 0
     stack: dict = {}
-    for e in events:
+    for k, e in enumerate(events):
         if isinstance(e, str):
             continue
         if e[0] == "random":            # the same chance values in the other deal
@@ -131,7 +132,8 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
         info = prog.zones[zi]
         if info.owner is not None:
             return 0                    # a per-player zone's shuffle cannot be stacked
-        stack.setdefault(info.name, []).append([names[pi.get(c, c)] for c in reversed(order)])
+        swap = pi if k >= start else {}
+        stack.setdefault(info.name, []).append([names[swap.get(c, c)] for c in reversed(order)])
     try:
         orig = game.new_initial_state(seed=seed)
         twin = game.new_initial_state(seed=seed, stack=stack)
@@ -143,24 +145,27 @@ def twin_leak(game, seed: int, events: list, indices: list, seat: int, unseen: l
         raise TwinFailed(e, 0) from None
     except GameError:
         return 0
+    # the games are alike up to the decision after which the first changed shuffle is made
+    parted = sum(isinstance(e, str) for e in events[:start])
     step = compared = 0
     marks = [None, None]       # the announcements compared so far, in each game
     while True:
-        if not _same_world(prog, orig, twin, pi, seat):
-            return compared
-        a, b = view(orig, seat, log=False), view(twin, seat, log=False)
-        # only the announcements made since the last step: the log of a long game is long
-        a["log"], b["log"] = new_log(orig, marks[0], seat), new_log(twin, marks[1], seat)
+        if step >= parted:
+            if not _same_world(prog, orig, twin, pi, seat):
+                return compared
+            a, b = view(orig, seat, log=False), view(twin, seat, log=False)
+            # only the announcements made since the last step: the log of a long game is long
+            a["log"], b["log"] = new_log(orig, marks[0], seat), new_log(twin, marks[1], seat)
+            if a != b:
+                raise Leak(describe(a, b, seat), step)
+            compared += 1
         marks = [orig.log_mark, twin.log_mark]
-        if a != b:
-            raise Leak(describe(a, b, seat), step)
-        compared += 1
         if step >= len(indices) or orig.is_terminal() or twin.is_terminal():
             return compared
         i = indices[step]
         did = orig.open_decision[1]
         typ = prog.decisions[did].type
-        want = _relabel(typ, orig.open_decision[2][i], pi)
+        want = _relabel(typ, orig.open_decision[2][i], pi if step >= parted else {})
         key = _named(typ, want, names)
         if twin.open_decision is None or twin.open_decision[1] != did:
             return compared
@@ -240,7 +245,8 @@ def pick_twin_leak(game, seed: int, indices: list, seat: int, rng) -> int:
     again twice, alike but for one pick another seat made in an open block, chosen otherwise in
     the twin; until that block closes (every seat has chosen), ``seat`` must see the same in both —
     observation, announcements, whose turn it is, its own options. Raise Leak at the first
-    difference; give the number of steps compared (0 when no other seat chose in a block)."""
+    difference; give the number of steps compared, or None when no other seat chose in a block
+    between options (a pick of one option cannot be chosen otherwise: nothing to test)."""
     prog = game.program
     decisions = prog.decisions
     probe = game.new_initial_state(seed=seed)
@@ -253,7 +259,7 @@ def pick_twin_leak(game, seed: int, indices: list, seat: int, rng) -> int:
             at.append(k)
         probe.apply_index(i)
     if not at:
-        return 0
+        return None
     t = rng.choice(at)
     orig, twin = game.new_initial_state(seed=seed), game.new_initial_state(seed=seed)
     for i in indices[:t]:

@@ -9,6 +9,7 @@ from rulesrun.dsl.program import NoLegalAction, steps_count
 
 from rulesrun.interpreter.runtime.engine import Game, GameError, State, never_ended
 from rulesrun.interpreter.runtime.observe import announced_cards, revealed_cards, visible_cards
+from rulesrun.interpreter.checking.sightings import Sightings
 from rulesrun.interpreter.checking.leaks import Leak, TwinFailed, pick_twin_leak, static_leak, twin_leak
 
 # the properties that compare two games step by step: the report says how many steps they compared,
@@ -82,10 +83,11 @@ class GameChecker:
         self.counts = {k: 0 for k in PROPERTIES}
         self.counts.update({k + " compared": 0 for k in COMPARED})
         self.at_once = any(d.at_once is not None for d in game.program.decisions)
+        self.counts["at once blocks"] = int(self.at_once)     # (whether 'hidden picks' applies)
         self.coverage, self.tracer, self.probe = coverage, tracer, probe
         self.indices: list = []          # the option numbers taken in the last game
         self.lengths: list = []          # decisions in each game played to its end
-        self.seen = [set() for _ in range(self.n)]
+        self.sight = Sightings(self.n, self.ncards)
         self.on_watch = None             # f(step, lines) when a watched line ran in a step (guided search)
         self.step_now = 0                # the decision being applied (for what a 'reveal' shows)
         self.opaque = None               # the first step whose state a 'reveal' of a local may show
@@ -115,7 +117,7 @@ class GameChecker:
             elif place in by_place:        # (a value's set is empty: the twin test compares it)
                 for seat, cards in by_place[place]:
                     for s in (range(self.n) if seat is None else (seat,)):
-                        self.seen[s] |= cards
+                        self.sight.saw(state, s, cards, self.step_now)
                 continue
             elif isinstance(e, A.Attr) or (isinstance(e, A.Name) and any(v.name == e.id for v in prog.globals)):
                 continue    # state: noted in the state itself
@@ -125,7 +127,7 @@ class GameChecker:
                 continue
             cards = {c for zi in zones for c in state.zones[zi]}
             for s in range(self.n):
-                self.seen[s] |= cards
+                self.sight.saw(state, s, cards, self.step_now)
 
     def _glimpse(self, frame) -> None:
         """An announcement is about to be made: the cards each seat sees at this moment count as
@@ -133,7 +135,7 @@ class GameChecker:
         state = next((v for v in frame.f_locals.values() if isinstance(v, State)), None)
         if state is not None:
             for s in range(self.n):
-                self.seen[s] |= visible_cards(state, s)
+                self.sight.saw(state, s, visible_cards(state, s), self.step_now)
 
     def play(self, seed: int, choices, trace: list, give_up_after: int | None = None, chooser=None) -> None:
         """Play one game under the properties: take ``choices[k] % options`` at step k, then ask
@@ -156,7 +158,7 @@ class GameChecker:
         self.indices = indices = []
         cov, probe = self.coverage, self.probe
         # seen in a zone the seat may look at (at a decision, or as an announcement is made)
-        self.seen = [set() for _ in range(self.n)]
+        self.sight = Sightings(self.n, self.ncards)
         self.step_now, self.opaque = 0, None
         try:
             state = self._run(game.new_initial_state, seed)
@@ -169,11 +171,10 @@ class GameChecker:
         pick = random.Random(seed ^ 0x5EED)
         leak_rng = random.Random(seed)
         known = [set() for _ in range(self.n)]     # seen or announced: a player may remember them
-        seen = self.seen
         self.last_ann = None
         twin_at = leak_rng.randrange(1, self.twin_every + 1)
         step = 0
-        self.check_state(state, known, seen, leak_rng, step)
+        self.check_state(state, known, leak_rng, step)
         while not state.is_terminal():
             self.counts["runs"] += 1
             if give_up_after is not None and step > give_up_after:
@@ -228,13 +229,13 @@ class GameChecker:
                     raise runtime(e, f" (on the {name} copy of the state)") from None
                 if twin != state:
                     raise Violation(name, f"after '{texts[i]}' the {name} copy differs from the original")
-            self.check_state(state, known, seen, leak_rng, step)
+            self.check_state(state, known, leak_rng, step)
             if step == twin_at:
-                self.twin_test(state, seed, seen, leak_rng, trace)
+                self.twin_test(state, seed, leak_rng, trace)
                 # each test replays the game so far: ever further apart, so that a long game costs
                 # no more than a few replays of itself
                 twin_at += max(step, leak_rng.randrange(1, self.twin_every + 1))
-        self.twin_test(state, seed, seen, leak_rng, trace)
+        self.twin_test(state, seed, leak_rng, trace)
         self.check_end(state, seed)
         self.lengths.append(step)
 
@@ -254,7 +255,7 @@ class GameChecker:
             raise Violation("json", "the state read back from JSON is not equal to the original")
         return (("clone", c), ("json", j))
 
-    def check_state(self, state: State, known: list, seen: list, rng, step: int) -> None:
+    def check_state(self, state: State, known: list, rng, step: int) -> None:
         # conservation
         self.counts["conservation"] += 1
         counted = [0] * self.ncards
@@ -292,7 +293,7 @@ class GameChecker:
         self.last_ann = state.log_mark
         for s in range(self.n):
             now = visible_cards(state, s)
-            seen[s] |= now
+            self.sight.saw(state, s, now, step)
             known[s] |= now
             known[s] |= announced
             if state.revealed:
@@ -332,15 +333,18 @@ class GameChecker:
                             f"Player {seat + 1}'s greedy bot chose {a!r} here but {b!r} on a state that differs "
                             f"only in what Player {seat + 1} cannot see")
 
-    def twin_test(self, state: State, seed: int, seen: list, rng, trace: list) -> None:
+    def twin_test(self, state: State, seed: int, rng, trace: list) -> None:
         """The twin leak test for one seat at random, over the game so far."""
         if self.at_once:
             self._pick_twin(seed, rng, trace)
         s = rng.randrange(self.n)
-        unseen = [c for c in range(self.ncards) if c not in seen[s]]
+        hist = state.hist
         upto = len(self.indices) if self.opaque is None else self.opaque - 1
-        if len(unseen) < 2 or upto < 0:
+        # the cards it never saw; or, in a game of many deals, not since the last shuffle
+        found = self.sight.pool(hist, s, upto, rng) if upto >= 0 else None
+        if found is None:
             return
+        start, unseen, upto = found
         try:
             # a twin dealt so that the rules show the seat something else (a revealed value) parts
             # from the game there: others are drawn, each swapping fewer cards, until one follows it
@@ -350,7 +354,7 @@ class GameChecker:
             compared = 0
             for swap in (len(unseen), 8, 4, 2):
                 pool = unseen if swap >= len(unseen) else rng.sample(unseen, swap)
-                steps = twin_leak(self.game, seed, state.hist, self.indices[:upto], s, pool, rng)
+                steps = twin_leak(self.game, seed, hist, self.indices[:upto], s, pool, rng, start)
                 compared = max(compared, steps)
                 if steps > upto:
                     break
@@ -371,9 +375,11 @@ class GameChecker:
     def _pick_twin(self, seed: int, rng, trace: list) -> None:
         """The twin test of simultaneous choices, for one seat at random, over the game so far."""
         s = rng.randrange(self.n)
-        self.counts["hidden picks"] += 1
         try:
-            self.counts["hidden picks compared"] += pick_twin_leak(self.game, seed, self.indices, s, rng)
+            compared = pick_twin_leak(self.game, seed, self.indices, s, rng)
+            if compared is not None:        # (tried: another seat picked among options)
+                self.counts["hidden picks"] += 1
+                self.counts["hidden picks compared"] += compared
         except Leak as e:
             del trace[e.step:]
             raise Violation("hidden picks", e.message + f" (after decision {e.step})") from None

@@ -79,3 +79,24 @@ def test_a_twin_test_that_compared_nothing_fails(tmp_path):
     assert run_check(str(path), players="2", games=3, coverage=False, out=out, err=io.StringIO()) == 1
     assert "FAILED, COMPARED NOTHING" in out.getvalue() and out.getvalue().startswith("FAILED")
     assert "not applicable: no 'at once' block" in out.getvalue()
+
+
+def test_a_twin_test_that_compared_nothing_in_one_configuration_fails_naming_it(tmp_path):
+    # shuffled, the twin compares; unshuffled (shuffled=no), no other deal can differ: the run fails
+    # although the total over both configurations compared steps
+    path = tmp_path / "partly.rules"
+    path.write_text(TINY.replace('players 2 to 4', 'players 2') + textwrap.dedent("""\
+        param shuffled: yes/no = yes
+        flow:
+            if shuffled:
+                shuffle deck
+            deal 2 from deck to hand
+            for p in players:
+                p chooses c from p.hand as "play"
+                move c to pile
+        """))
+    out = io.StringIO()
+    assert run_check(str(path), games=3, coverage=False, out=out, err=io.StringIO()) == 1, out.getvalue()
+    line = next(x for x in out.getvalue().splitlines() if "dealt differently" in x)
+    assert "FAILED, COMPARED NOTHING in 2 players, shuffled=no:" in line, line
+    assert "steps compared in the other configurations" in line and " 0 steps" not in line, line

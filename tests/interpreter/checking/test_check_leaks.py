@@ -14,7 +14,7 @@ import pytest
 from rulesrun.dsl import RulesRuntimeError
 from rulesrun.interpreter.checking import run_check
 
-from tests.support import ROOT  # noqa: E402
+from tests.support import ROOT, TINY  # noqa: E402
 BROKEN = ROOT / "tests" / "broken"
 SHOP = ROOT / "games" / "magic_shop.rules"
 DERIVED = "FAILED: the same game with the cards a seat never saw dealt differently"
@@ -180,3 +180,49 @@ def test_durak_and_whist_are_twin_tested_though_they_reveal_a_card_held_in_a_loc
         assert code == 0, out
         line = next(x for x in out.splitlines() if "dealt differently" in x)
         assert "(0 checks)" not in line, line
+
+
+TWO_DEALS = TINY.replace("players 2 to 4", "players 2") + """\
+state deal_number: number = 0
+flow:
+    repeat 2 times:
+        deal_number += 1
+        move every card to deck
+        shuffle deck
+        deal 6 from deck to hand
+        if deal_number == 2:
+            announce "The first card of Player 1 is {top((player 1).hand)}."
+        repeat 6 times:
+            for p in players:
+                p chooses c from p.hand as "play"
+                move c to pile
+"""
+
+
+def test_a_leak_in_a_later_deal_is_found_though_every_card_was_seen_in_the_first(tmp_path):
+    # every card is played face up in the first deal: only the twin dealt afresh from the second
+    # shuffle on (the first deal as it was) can show the announcement naming a card of Player 1
+    path = tmp_path / "two_deals.rules"
+    path.write_text(TWO_DEALS)
+    code, out = check(path, games=40, coverage=False)
+    assert code == 1, out
+    assert DERIVED in out and "The first card of Player 1 is" in out, out
+
+
+def test_a_game_of_many_deals_is_twin_tested_in_its_later_deals(tmp_path):
+    path = tmp_path / "two_deals.rules"
+    path.write_text(TWO_DEALS.replace('        if deal_number == 2:\n'
+                                      '            announce "The first card of Player 1 is {top((player 1).hand)}."\n', ""))
+    code, out = check(path, games=40, coverage=False, allow_leaks=False)
+    assert code == 0, out
+    line = next(x for x in out.splitlines() if "dealt differently" in x)
+    assert "steps compared)" in line and " 0 steps compared" not in line, line
+
+
+@pytest.mark.parametrize("name", ["hearts", "goofspiel", "uno"])
+def test_the_information_examples_are_twin_tested_in_every_configuration(name):
+    # (check fails when a twin test was tried in a configuration and compared nothing there)
+    code, out = check(ROOT / "examples" / f"{name}.rules", games=2, coverage=False, allow_leaks=False)
+    assert code == 0, out
+    line = next(x for x in out.splitlines() if "dealt differently" in x)
+    assert "steps compared)" in line and " 0 steps compared" not in line, line
