@@ -142,6 +142,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, AtOnc
         self._teams(first("TeamsDecl"))
         for s in by_type.get("StateDecl", []):
             self._state(s)
+        self._team_visibility()
         self.table_display = table_display(self, zones, by_type.get("StateDecl", []), self.rules)
         for d in by_type.get("DefineDecl", []):
             self._check_free(d.name, d.pos)
@@ -190,6 +191,7 @@ class Compiler(Declarations, Expressions, Calls, Combinations, Statements, AtOnc
             if name not in self.called and p.pos.file == self.path:
                 self.err(f"procedure '{name}' is never called", p.pos, "call it from flow or another procedure, or remove it")
 
+        self._teams_stay()
         leaks, secret = infoflow.analyse(self)
         if leaks and not self.allow_leaks:
             first = leaks[0]

@@ -79,13 +79,16 @@ class Budget:
         self.budget = MAX_STEPS
 
 
-def _sees(public: bool, visibility: str, owner: int | None, seat: int) -> bool:
+def _sees(public: bool, visibility: str, owner: int | None, seat: int, teams: tuple | None = None) -> bool:
     """The one rule of who sees a zone's cards or a value: everyone if public; else, where there is
-    an owner, the owner (``owner``) or everyone but the owner (``others``); else nobody."""
+    an owner, the owner (``owner``), everyone but the owner (``others``) or every seat of the owner's
+    team (``team``: ``teams`` is each seat's team, fixed when the game is compiled); else nobody."""
     if public:
         return True
     if owner is None:
         return False
+    if visibility == "team":
+        return teams is not None and teams[owner] == teams[seat]
     return owner == seat if visibility == "owner" else owner != seat if visibility == "others" else False
 
 
@@ -94,22 +97,25 @@ class ZoneInfo:
     name: str
     owner: int | None        # seat for a per-player zone, else None
     family: str | None       # the per-player zone's name
-    visibility: str          # public | owner | others | facedown | hidden
+    visibility: str          # public | owner | others | team | facedown | hidden
+    teams: tuple | None = None   # a ``team`` zone's: each seat's team (they never change in its game)
 
     def seen_by(self, seat: int) -> bool:
         """Whether ``seat`` sees the zone's cards (not only how many): every seat a public zone, its
-        owner an ``owner`` zone, every seat but its owner an ``others`` zone."""
-        return _sees(self.visibility == "public", self.visibility, self.owner, seat)
+        owner an ``owner`` zone, every seat but its owner an ``others`` zone, every seat of its
+        owner's team a ``team`` zone."""
+        return _sees(self.visibility == "public", self.visibility, self.owner, seat, self.teams)
 
 
 @attrs.define
 class VarInfo:
     name: str
     type: str
-    visibility: str          # public | owner | others | hidden (| on back: card state seen on the card's back)
+    visibility: str          # public | owner | others | team | hidden (| on back: card state seen on the card's back)
     initial: Any
     domain: tuple | None = None   # every value it can hold, where the compiler knows (dsl.analysis.facts)
     bounds: tuple | None = None   # (low, high) of a number declared 'from LOW to HIGH'
+    teams: tuple | None = None    # a ``team`` player value's: each seat's team (they never change)
 
     @property
     def public(self) -> bool:
@@ -119,8 +125,9 @@ class VarInfo:
 
     def seen_by(self, seat: int, owner: int | None = None) -> bool:
         """Whether ``seat`` sees the value (of player ``owner``, for player state): every seat a public
-        value, its player an ``owner`` value, every seat but its player an ``others`` value."""
-        return _sees(self.public, self.visibility, owner, seat)
+        value, its player an ``owner`` value, every seat but its player an ``others`` value, every
+        seat of its player's team a ``team`` value."""
+        return _sees(self.public, self.visibility, owner, seat, self.teams)
 
 
 @attrs.define

@@ -52,7 +52,7 @@ class FrameSecrets(InfoFlow):
         if not any(x[0] == "zone" and len(x) == 3 for x in t):
             return t
         info = self._zone_of(zone_expr)
-        if info is None or info.visibility != "owner":
+        if info is None or info.visibility not in ("owner", "team"):
             who = None              # a facedown or hidden zone: nobody sees its cards, its owner neither
         elif isinstance(zone_expr, ast.BinOp):
             who = _knower(zone_expr.right)
@@ -64,9 +64,9 @@ class FrameSecrets(InfoFlow):
         if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Subscript) and isinstance(n.value.value, St) \
                 and n.value.value.which == "pv" and isinstance(n.value.slice, K):
             info = self._var("pv", n.value.slice.value)
-            if info is not None and info.visibility == "owner" \
+            if info is not None and info.visibility in ("owner", "team") \
                     and not env.get(("shown value", "pv", n.value.slice.value)):
-                own = frozenset({("var", info.name, f"'{info.name}' (owner)", _knower(n.slice))})
+                own = frozenset({("var", info.name, f"'{info.name}' ({info.visibility})", _knower(n.slice))})
                 return _join(own, self.expr(n.slice, env))
         elif isinstance(n, ast.Call) and getattr(n.func, "id", None) == "len" and len(n.args) == 1:
             t = super().expr(n, env)            # how many cards a hidden zone holds: nobody's secret

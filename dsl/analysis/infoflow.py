@@ -23,6 +23,7 @@ import ast
 
 from rulesrun.dsl import types as T
 from rulesrun.dsl.errors import Pos, RulesError
+from rulesrun.dsl.analysis.teamsight import owner_seat as _owner_seat, team_unseen
 from rulesrun.dsl.ir import K, Best, Comp, Fn, Local, Move, Reveal, St, Stop
 
 
@@ -59,8 +60,11 @@ def _text(taint) -> str:
 
 
 def _who_cannot(taint) -> str:
-    """Who does not see the secret of ``_text(taint)``: its owner for an ``others`` zone or value."""
-    return "which its owner cannot see" if _text(taint).endswith("(others)") else "which other seats cannot see"
+    """Who does not see the secret of ``_text(taint)``: its owner for an ``others`` zone or value,
+    the other teams for a ``team`` one."""
+    text = _text(taint)
+    return "which its owner cannot see" if text.endswith("(others)") else \
+        "which the other teams cannot see" if text.endswith("(team)") else "which other seats cannot see"
 
 
 class InfoFlow:
@@ -112,7 +116,7 @@ class InfoFlow:
         info = self._var(part, i)
         if info is None or info.public or env.get(("shown value", part, i)):
             return NONE
-        if info.visibility in ("owner", "others"):     # a secret of (or from) its player, by declaration
+        if info.visibility in ("owner", "others", "team"):     # a secret of (or from) its player, by declaration
             return frozenset({("var", info.name, f"'{info.name}' ({info.visibility})")})
         return self.var_taint.get((part, i), NONE)   # hidden: what was written to it
 
@@ -522,6 +526,13 @@ class InfoFlow:
                     continue
                 if info.visibility == "owner" and self._same_seat(n.slice, info, mine):
                     continue
+                if info.visibility == "team":       # seen by every seat of its owner's team
+                    unseen = self._team_unseen(_owner_seat(n.slice, info), decider, f"cards of the {info.name}")
+                    if unseen is None:
+                        continue
+                    if where is not None:
+                        where.append(n.slice)
+                    return unseen
                 if info.visibility == "others":     # seen by every seat but its owner
                     if not self._same_seat(n.slice, info, mine):
                         continue
@@ -544,10 +555,18 @@ class InfoFlow:
                     if mine is None or _shape(n.slice) != mine:
                         continue
                     return f"its own '{info.name}' (others)"
+                if info.visibility == "team" and var[0] == "pv":
+                    unseen = self._team_unseen(n.slice, decider, f"'{info.name}'")
+                    if unseen is None:
+                        continue
+                    return unseen
                 if info.visibility == "hidden" and not self.var_taint.get(var):
                     continue
                 return f"'{info.name}' ({info.visibility})"
         return None
+
+    def _team_unseen(self, owner, seat, what: str) -> str | None:
+        return team_unseen(self.c.team_seats, owner, seat, what, _shape)
 
     @staticmethod
     def _same_seat(zone_expr, info, mine) -> bool:
@@ -673,6 +692,8 @@ class InfoFlow:
             return None
         if info.visibility == "others":
             return f"the cards of its own {info.name} (others)" if self._same_seat(zone, info, _shape(seat)) else None
+        if info.visibility == "team":
+            return self._team_unseen(_owner_seat(zone, info), seat, f"cards of the {info.name}")
         whose = "another seat's" if info.visibility == "owner" else "the"
         return f"the cards of {whose} {info.name} ({info.visibility})"
 
@@ -684,7 +705,7 @@ class InfoFlow:
             return env
         info = self._zone_of(dest)
         to = _shape(dest.right) if isinstance(dest, ast.BinOp) and info is not None \
-            and info.visibility == "owner" else None
+            and info.visibility in ("owner", "team") else None
         moved = _shape(src)         # the zone told of moved whole, or the very cards told of
         left = tuple(p for p in pend if not ((moved == p[1] or moved == p[3]) and (public or p[2] == to)))
         return {**env, "private": left}
@@ -842,7 +863,7 @@ def analyse(comp) -> tuple[list, set]:
     # (cards that lay in a public zone when written are seen there: not a secret of the value)
     secret = {key for key, t in flow.var_taint.items() if any(x[0] != "fresh" for x in t)}
     for part, table in (("g", comp.globals), ("pv", comp.pvars), ("cv", comp.cvars)):
-        secret |= {(part, i) for i, info in table.values() if info.visibility in ("owner", "others")}
+        secret |= {(part, i) for i, info in table.values() if info.visibility in ("owner", "others", "team")}
     return leaks, secret
 
 

@@ -264,6 +264,12 @@ class Declarations:
             self.err("only a per-player zone has an owner for 'others' to leave out", z.pos,
                      "write 'zone NAME per player: others' (every seat sees the cards but the owner), "
                      "or 'public' for a shared zone everyone sees")
+        if z.visibility == "team":
+            if not z.per_player:
+                self.err("only a per-player zone has an owner whose team may see it", z.pos,
+                         "write 'zone NAME per player: team' (its owner and the owner's partners see the "
+                         "cards), or 'public' for a shared zone everyone sees")
+            self.team_seen += ((f"zone '{z.name}'", z.pos),)
         if z.per_player:
             self.families[z.name] = len(self.zones)
             for p in range(self.N):
@@ -284,14 +290,16 @@ class Declarations:
             self.err(f"'{s.name}' is already a per-player zone", s.pos)
         if s.owner == "card" and s.name in self.attrs:
             self.err(f"'{s.name}' is already a card attribute", s.pos)
-        if s.visibility in ("owner", "others") and s.owner != "player":
-            self.err(f"only a player state has an owner who {'may see it' if s.visibility == 'owner' else 'may be left out'}",
+        if s.visibility in ("owner", "others", "team") and s.owner != "player":
+            self.err(f"only a player state has an owner who {'may be left out' if s.visibility == 'others' else 'may see it'}",
                      s.pos, "use 'public' or 'hidden' here, or declare it as 'player state'")
+        if s.visibility == "team":
+            self.team_seen += ((f"player state '{s.name}'", s.pos),)
         if s.visibility == "on back" and s.owner != "card":
             self.err("only a card has a back to show a value on", s.pos,
                      "declare it as 'card state ...', or use 'public', 'owner', 'others' or 'hidden'")
         if s.visibility == "facedown":
-            self.err("'facedown' is for zones; a value is public, owner, others or hidden", s.pos)
+            self.err("'facedown' is for zones; a value is public, owner, others, team or hidden", s.pos)
         t = self._type(s.type)
         if s.default is not None:
             init, dt = self._value(s.default)
@@ -300,7 +308,8 @@ class Declarations:
                 self.err(f"there is no player {init + 1} with {self.N} players", s.default.pos)
         else:
             init = self._zero(t)
-        table[s.name] = (len(table), VarInfo(s.name, t, s.visibility, init, bounds=self._bounds(s, t, init)))
+        table[s.name] = (len(table), VarInfo(s.name, t, s.visibility, init, bounds=self._bounds(s, t, init),
+                                             teams=self._seen_teams(s.visibility)))
 
     def _bounds(self, s: A.StateDecl, t: str, init):
         """A number's declared bounds ('from 0 to 4'), checked: what the bots imagine another seat's

@@ -43,6 +43,8 @@ class Teams:
     team_var: int | None = None     # the player value holding each seat's team
     team_seats: list | None = None  # each seat's team at the start
     tvars: dict = {}                # team state name -> (first global slot, VarInfo)
+    team_seen: tuple = ()           # (what, where) of each zone and player value seen by a team (``team``)
+    team_assigned = None            # where the file first assigns p.team (teams formed during play)
 
     def _teams(self, td) -> None:
         if td is None:
@@ -75,6 +77,33 @@ class Teams:
         self.tvars = {}
         self.team_var = len(self.pvars)
         self.pvars["team"] = (self.team_var, VarInfo("team", T.TEAM, "public", None))
+
+    def _seen_teams(self, visibility: str) -> tuple | None:
+        """Each seat's team, for a zone or player value seen by its owner's team (``team``)."""
+        return tuple(self.team_seats) if visibility == "team" and self.team_seats else None
+
+    def _team_visibility(self) -> None:
+        """After the declarations: a zone or player value seen by a team needs teams; each ``team``
+        zone learns each seat's team (who sees it is then known when the game is compiled)."""
+        if self.team_seen and not self.team_names:
+            what, pos = self.team_seen[0]
+            self.err(f"{what} is seen by its owner's team, and this game declares no teams", pos,
+                     NO_TEAMS_HINT + ", or use 'owner' (its owner alone sees it)")
+        for z in self.zones:
+            if z.visibility == "team":
+                z.teams = self._seen_teams("team")
+
+    def _teams_stay(self) -> None:
+        """After the flow: ``team`` visibility is worked out from the teams as dealt, so a file that
+        assigns ``p.team`` cannot have it (who sees the cards would change with the teams)."""
+        if self.team_seen and self.team_assigned is not None:
+            what, pos = self.team_seen[0]
+            kind = "zone" if what.startswith("zone") else "value"
+            self.err(f"a {kind} seen by a team needs teams that stay as dealt: {what} (line {pos.line}) is seen "
+                     f"by its owner's team, and line {self.team_assigned.line} changes a player's team",
+                     self.team_assigned,
+                     "keep the teams as 'teams' deals them (seats alternate round the table), or make the "
+                     f"{kind} 'owner' and show it with 'reveal ... to'")
 
     def _team_state(self, s) -> None:
         """'team state NAME: type = value': one public global value per team."""

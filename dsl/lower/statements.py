@@ -259,6 +259,8 @@ class Statements:
             obj, ot = self.expr(tgt.obj, scope)
             if ot == T.PLAYER and tgt.name in self.pvars:
                 i, info = self.pvars[tgt.name]
+                if i == self.team_var and self.team_assigned is None:
+                    self.team_assigned = s.pos      # teams formed during play (dsl.check.teams)
                 tt = info.type
                 place = sub(sub(St("pv"), K(i)), obj)
             elif ot == T.CARD and tgt.name in self.cvars:

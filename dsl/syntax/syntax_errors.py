@@ -113,7 +113,7 @@ def _expected_phrase(accepts: set, after: str | None) -> str | None:
         if 0 < len(accepts) <= 3:
             return _word_list(sorted(_readable(t) for t in accepts))
         return "an operator"
-    if len(words) > 5:
+    if len(words) > 5 and not {"owner", "others", "team"} <= texts:    # (the six visibility words)
         return None
     readable = sorted(_readable(t) for t in words if t != "_NL")
     if "_NL" in words:

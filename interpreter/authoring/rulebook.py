@@ -21,9 +21,11 @@ from rulesrun.interpreter.authoring.english import Context, English, Step, ancho
 
 _SEES = {"public": "everyone sees its cards", "owner": "its owner sees its cards; the others see how many",
          "others": "every other player sees its cards; its owner sees how many",
+         "team": "its owner and the owner's partners see its cards; the other teams see how many",
          "facedown": "nobody sees its cards; everyone sees how many", "hidden": "nobody sees it"}
 _SEES_SHARED = {"owner": "nobody sees its cards; everyone sees how many"}
 _VALUE_SEES = {"public": "everyone", "owner": "only that player", "others": "everyone but that player",
+               "team": "that player's team",
                "on back": "everyone, on the card's back, wherever it lies",
                "hidden": "nobody"}
 _DECORATION = re.compile(r"^[\s─━═—–\-=*#]*$")

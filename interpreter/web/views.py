@@ -45,8 +45,8 @@ def public_view(state, log: bool = True) -> dict:
     if log:
         obs["log"] = state.log()      # the public announcements only: none told to seat 0 alone
     obs["seat"] = None
-    # (what seat 0 sees that not everyone does: its own owner zones, the others' 'others' zones)
-    private_families = {z.family for z in prog.zones if z.visibility in ("owner", "others") and z.owner is not None}
+    # (what seat 0 sees that not everyone does: its own owner zones, the others' 'others' zones, its team's)
+    private_families = {z.family for z in prog.zones if z.visibility in ("owner", "others", "team") and z.owner is not None}
     private_zones = {z.name for z in prog.zones if z.visibility == "owner" and z.owner is None}
     for name in private_zones:          # a shared zone only its owner sees (none, when shared)
         view = obs["zones"].get(name) or {}

@@ -226,7 +226,7 @@ SYNTAX = [
     case("word-for-number", edit("players 2 to 4", "players two"),
          "expected a whole number after 'players', but found 'two'", 2, 9),
     case("bad-visibility", edit("zone table: public", "zone table: visible"),
-         "expected 'facedown', 'hidden', 'others', 'owner' or 'public' after ':', but found 'visible'", 9, 13),
+         "expected 'facedown', 'hidden', 'others', 'owner', 'public' or 'team' after ':', but found 'visible'", 9, 13),
     case("missing-type", edit("state turn: number = 0", "state turn: = 0"), "expected a type (number, yes/no", 11, 13),
     case("then-after-if", stmt("if yes then:", "    pass"), "expected ':' after 'yes', but found 'then'", 25, 16),
     case("announce-needs-text", stmt("announce p"), "expected a quoted text after 'announce', but found 'p'", 25, 18),

@@ -247,7 +247,8 @@ def test_a_subset_in_progress_is_part_of_the_tensor():
 
 
 @pytest.mark.parametrize("path", ["games/magic_shop.rules", "games/magi.rules", "games/gachapon.rules",
-                                  "tests/flow_corpus/honest/others_hint_and_play.rules"])   # hands facing out
+                                  "tests/flow_corpus/honest/others_hint_and_play.rules",     # hands facing out
+                                  "tests/flow_corpus/honest/team_hands_seen_by_partners.rules"])   # seen by a team
 def test_the_tensor_shows_nothing_the_seat_may_not_see(path):
     """Deal the cards a seat cannot see again (observe.resample): its tensor must not change;
     another seat's tensor, which sees other cards, does."""
