@@ -55,6 +55,17 @@ def steps_list(steps) -> list:
     return out
 
 
+def steps_since(steps, mark) -> list:
+    """The steps of a history (``add_step``) newer than ``mark`` (an older head of the same
+    history, or None for all), newest first, each as (its number from 0, the step)."""
+    new = []
+    while steps is not None and steps is not mark:
+        new.append(steps[1])
+        steps = steps[0]
+    first = steps_count(steps)
+    return [(first + len(new) - 1 - k, step) for k, step in enumerate(new)]
+
+
 def steps_count(steps) -> int:
     n = 0
     while steps is not None:

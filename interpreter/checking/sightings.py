@@ -11,7 +11,7 @@ it was. Knowing a card from an earlier deal tells nothing of where a fresh shuff
 """
 from __future__ import annotations
 
-from rulesrun.dsl.program import steps_count
+from rulesrun.dsl.program import steps_since
 from rulesrun.interpreter.runtime.observe import visible_cards
 
 
@@ -43,14 +43,11 @@ class Sightings:
     def _shuffled(self, state, when: int) -> None:
         """Start ``since`` afresh when a shuffle was made since the last look (the earliest of the
         new ones, when several were), with what each seat sees now."""
-        node, first = state.steps, None
-        while node is not None and node is not self._head:
-            if _is_shuffle(node[1]):
-                first = node
-            node = node[0]
-        self._head = state.steps
-        if first is not None:
-            self.fresh_from = steps_count(first) - 1
+        head = state.history_mark
+        new = [k for k, step in steps_since(head, self._head) if _is_shuffle(step)]
+        self._head = head
+        if new:
+            self.fresh_from = new[-1]           # (newest first: the earliest is last)
             self.since = [dict.fromkeys(visible_cards(state, s), when) for s in range(self.n)]
 
     def pool(self, hist: list, seat: int, upto: int, rng):
