@@ -4,6 +4,7 @@ import pytest
 
 from rulesrun import RulesError
 
+from tests.interpreter.checking.test_check_hidden_picks import ASKED_AGAIN
 from tests.support import tiny_game
 
 # Each player lays a card face down at once; then the cards go to the pile, and the log says so.
@@ -119,17 +120,6 @@ def test_choices_that_read_the_seats_own_earlier_pick_and_lets_are_honest():
 
 
 def test_asking_again_or_not_by_a_pick_is_refused_it_shows_in_whose_turn_it_is():
-    body = """\
-    flow:
-        shuffle deck
-        deal 3 from deck to hand
-        for p in players at once:
-            p chooses c from p.hand as "keep"
-            if c.rank > 2:
-                p chooses n from [1, 2] as "how many"
-        then:
-            move c to pile
-    """
     with pytest.raises(RulesError, match="depends on 'c', a pick") as e:
-        tiny_game(body, players=2, allow_leaks=False)
+        tiny_game(ASKED_AGAIN, players=2, allow_leaks=False)
     assert e.value.pos.line == 18 and "same questions" in e.value.hint
