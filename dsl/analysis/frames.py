@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from rulesrun.dsl.analysis.infoflow import NONE, InfoFlow, _join, _seat
+from rulesrun.dsl.analysis.infoflow import InfoFlow
+from rulesrun.dsl.analysis.taint import NONE, decision_seat, join
 from rulesrun.dsl.ir import K, Local, St, Stop
 
 
@@ -67,7 +68,7 @@ class FrameSecrets(InfoFlow):
             if info is not None and info.visibility in ("owner", "team") \
                     and not env.get(("shown value", "pv", n.value.slice.value)):
                 own = frozenset({("var", info.name, f"'{info.name}' ({info.visibility})", _knower(n.slice))})
-                return _join(own, self.expr(n.slice, env))
+                return join(own, self.expr(n.slice, env))
         elif isinstance(n, ast.Call) and getattr(n.func, "id", None) == "len" and len(n.args) == 1:
             t = super().expr(n, env)            # how many cards a hidden zone holds: nobody's secret
             return frozenset(x if len(x) == 4 else x + (None,) for x in t) if t else t
@@ -116,7 +117,7 @@ class FrameSecrets(InfoFlow):
                 env = self._forget(env, key)
                 secret = self.expr(s.options, env)
                 kind = "chosen" if secret else "decided"
-                env[key] = frozenset({(kind, key, "a decision's choice", _knower(_seat(s)))})
+                env[key] = frozenset({(kind, key, "a decision's choice", _knower(decision_seat(s)))})
             return env
         if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Attribute) and s.targets[0].attr == "ann" \
                 and isinstance(s.value, ast.Tuple):
@@ -159,7 +160,7 @@ class FrameSecrets(InfoFlow):
         for slot in s.saved:
             t = env.get(("frame", slot), NONE)
             if t:
-                at[slot] = _join(at.get(slot), t)
+                at[slot] = join(at.get(slot), t)
 
     def _call(self, ref, args, env):
         super()._call(ref, args, {k: _blind(v) if isinstance(v, frozenset) else v for k, v in env.items()})

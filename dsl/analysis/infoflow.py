@@ -22,20 +22,10 @@ from __future__ import annotations
 import ast
 
 from rulesrun.dsl import types as T
-from rulesrun.dsl.errors import Pos, RulesError
-from rulesrun.dsl.analysis.teamsight import owner_seat as _owner_seat, team_unseen
+from rulesrun.dsl.analysis.seatview import SeatView
+from rulesrun.dsl.analysis.taint import (NONE, Leak, asks_of, chosen_text, decision_seat, is_nonempty, join,
+                                         option_parts, secret_text, shape_of, state_read, who_cannot)
 from rulesrun.dsl.ir import K, Best, Comp, Fn, Local, Move, Reveal, St, Stop
-
-
-class Leak(RulesError):
-    pass
-
-
-# A taint is the frozenset of the secrets a value comes from; empty: public. A secret is
-# (kind, key, text): ("zone", name, ...) the cards of a zone nobody else sees, ("chosen", local,
-# ...) a card chosen from such a zone (public once moved to a public zone), ("var", name, ...)
-# owner state, ("count", name, ...) the size of a hidden zone.
-NONE = frozenset()
 
 
 # the lists of pending leaks an env carries
@@ -47,27 +37,7 @@ _GUARD, _LOOP = ("guard",), ("loop",)
 _INHERITED = ("shown zone", "shown value", "shown zone to", "shown value to")
 
 
-def _join(*taints):
-    out = NONE
-    for t in taints:
-        if t:
-            out = out | t
-    return out
-
-
-def _text(taint) -> str:
-    return sorted(t[2] for t in taint)[0]
-
-
-def _who_cannot(taint) -> str:
-    """Who does not see the secret of ``_text(taint)``: its owner for an ``others`` zone or value,
-    the other teams for a ``team`` one."""
-    text = _text(taint)
-    return "which its owner cannot see" if text.endswith("(others)") else \
-        "which the other teams cannot see" if text.endswith("(team)") else "which other seats cannot see"
-
-
-class InfoFlow:
+class InfoFlow(SeatView):
     def __init__(self, comp):
         self.c = comp
         self.zones = comp.zones
@@ -99,7 +69,7 @@ class InfoFlow:
         zone_expr = self._alias(zone_expr, env)
         info = self._zone_of(zone_expr)
         if info is not None and info.visibility == "public":
-            return _join(self.expr(zone_expr, env), env.get(("fresh", info.name), NONE))
+            return join(self.expr(zone_expr, env), env.get(("fresh", info.name), NONE))
         if info is None or env.get(("shown zone", info.family or info.name)):
             return self.expr(zone_expr, env)
         whose = "each player's" if info.owner is not None else "the"
@@ -135,8 +105,8 @@ class InfoFlow:
                 return self._var_taint("g", n.slice.value, env)
             if isinstance(base, ast.Subscript) and isinstance(base.value, St) and base.value.which in ("pv", "cv") \
                     and isinstance(base.slice, K):
-                return _join(self._var_taint(base.value.which, base.slice.value, env), self.expr(n.slice, env))
-            return _join(self.expr(base, env), self.expr(n.slice, env))
+                return join(self._var_taint(base.value.which, base.slice.value, env), self.expr(n.slice, env))
+            return join(self.expr(base, env), self.expr(n.slice, env))
         if isinstance(n, ast.Call):
             f = getattr(n.func, "id", None)
             if f == "len" and len(n.args) == 1 and isinstance(n.args[0], ast.Subscript) \
@@ -146,7 +116,7 @@ class InfoFlow:
                     return frozenset({("count", info.name, f"how many cards {info.name} holds (hidden)")})
                 return self.expr(n.args[0].slice, env)
             if f == "_holder":                   # who holds a card: where it lies
-                return _join(self.expr(n.args[2], env), self._where(n.args[0], n.args[2], env))
+                return join(self.expr(n.args[2], env), self._where(n.args[0], n.args[2], env))
             args = [self.expr(a, env) for a in n.args]
             if f in self.defines:
                 params, body = self.defines[f]
@@ -155,10 +125,10 @@ class InfoFlow:
                 for p, a in zip(params, n.args[1:]):
                     if self._zone_of(self._alias(a, env)) is not None:     # a zone passed: its cards are read
                         inner[("zone", p.key())] = self._alias(a, env)
-                return _join(self.expr(body, inner), *args)
+                return join(self.expr(body, inner), *args)
             if f in self.procs:                  # a procedure's value: what it returns
-                return _join(self.ret_taint.get(f, NONE), *args)
-            return _join(*args, self.expr(n.func, env) if not isinstance(n.func, ast.Name) else NONE)
+                return join(self.ret_taint.get(f, NONE), *args)
+            return join(*args, self.expr(n.func, env) if not isinstance(n.func, ast.Name) else NONE)
         if isinstance(n, (Comp, Best)):
             src = self.expr(n.source, env)
             inner = dict(env)
@@ -166,10 +136,10 @@ class InfoFlow:
             inner[("placed", n.target.key())] = self._in_public_zone(n.source, env)
             parts = [self.expr(x, inner) for x in
                      ([n.elt] if isinstance(n, Comp) else list(n.keys)) + [n.cond]]
-            return _join(src, *parts)
+            return join(src, *parts)
         if isinstance(n, Fn):
             return self.expr(n.body, env)
-        return _join(*(self.expr(x, env) for x in ast.iter_child_nodes(n) if isinstance(x, ast.expr)))
+        return join(*(self.expr(x, env) for x in ast.iter_child_nodes(n) if isinstance(x, ast.expr)))
 
     def _in_public_zone(self, node, env=None) -> bool:
         """Whether the cards ``node`` gives are known to lie in public zones (so each card's place is
@@ -221,7 +191,7 @@ class InfoFlow:
             target = s.targets[0]
             if isinstance(target, Local):
                 env = {**env, target.key(): t, ("placed", target.key()): self._in_public_zone(s.value, env),
-                       ("in", target.key()): NONE, ("nonempty", target.key()): _nonempty(s.value)}
+                       ("in", target.key()): NONE, ("nonempty", target.key()): is_nonempty(s.value)}
                 if env.get(_LOOP) and getattr(target, "rtype", None) == T.PLAYER \
                         and isinstance(s.value, ast.Subscript) and isinstance(s.value.value, Local):
                     env[("seat", target.key())] = True      # the seats a loop goes through, one a round
@@ -233,7 +203,7 @@ class InfoFlow:
                 env = self._store(target, t, s, env)
             return env
         if isinstance(s, ast.AugAssign):
-            t = _join(self.expr(s.value, env), self.expr(s.target, env) if isinstance(s.target, Local) else NONE)
+            t = join(self.expr(s.value, env), self.expr(s.target, env) if isinstance(s.target, Local) else NONE)
             if isinstance(s.target, Local):
                 return {**env, s.target.key(): t}
             return self._store(s.target, t, s, env)
@@ -248,7 +218,7 @@ class InfoFlow:
                     env = self._arrive(env, info.name, self.expr(s.card, env))
             elif isinstance(s.card, Local):
                 env = {**env, ("placed", s.card.key()): False,      # no longer known to lie in a public zone
-                       ("in", s.card.key()): frozenset({_shape(s.dest)})}
+                       ("in", s.card.key()): frozenset({shape_of(s.dest)})}
             return env
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
             call = s.value
@@ -261,10 +231,10 @@ class InfoFlow:
                     if public:
                         env = self._shown(env, call.args[1].key(), info.name)
                     else:
-                        env = {**env, ("in", call.args[1].key()): frozenset({_shape(call.args[2])})}
+                        env = {**env, ("in", call.args[1].key()): frozenset({shape_of(call.args[2])})}
                 elif public:
                     if f == "move_zone":        # the locals put in that zone go with it
-                        src = _shape(call.args[1])
+                        src = shape_of(call.args[1])
                         for k in [k for k, v in env.items() if isinstance(k, tuple) and k[0] == "in"
                                   and src in v]:
                             env = self._shown(env, k[1], info.name)
@@ -282,7 +252,7 @@ class InfoFlow:
         if isinstance(s, Reveal):
             env = dict(env)
             for v in s.values:
-                zone, var = self._zone_of(v), _state_read(v)
+                zone, var = self._zone_of(v), state_read(v)
                 if isinstance(v, Local) and getattr(v, "rtype", "") != "zone":
                     env = self._shown(env, v.key())
                 elif getattr(v, "rtype", "") == "zone" and zone is not None:
@@ -304,8 +274,8 @@ class InfoFlow:
             if s.kind == "decision":
                 self._asked(s, env)
             if s.kind == "decision" and s.options is not None:
-                unseen = next((u for part in [s.options, *_option_parts(s.pre)]
-                               for u in [self._unseen_in_options(part, _seat(s), env)] if u), None)
+                unseen = next((u for part in [s.options, *option_parts(s.pre)]
+                               for u in [self._unseen_in_options(part, decision_seat(s), env)] if u), None)
                 if unseen is not None:
                     self._found(Leak(f"this decision's options show {unseen} to the deciding seat, which "
                                      f"cannot see them", s.pos,
@@ -314,11 +284,11 @@ class InfoFlow:
                                      "first where the rules show it", self.c.sources))
             if s.kind != "call" and s.chosen is not None:
                 secret = self.expr(s.options, env)
-                text = _chosen_text(secret, getattr(s.chosen, "rtype", None)) if secret else ""
+                text = chosen_text(secret, getattr(s.chosen, "rtype", None)) if secret else ""
                 env = {**env, s.chosen.key(): frozenset({("chosen", s.chosen.key(), text)}) if secret else NONE}
             return env
         if isinstance(s, ast.If):
-            inner = self._guarded(env, s.test) if _asks(s.body) != _asks(s.orelse) else env
+            inner = self._guarded(env, s.test) if asks_of(s.body) != asks_of(s.orelse) else env
             a, b = self.block(s.body, inner), self.block(s.orelse, inner)
             return self._unguarded(self._merge(a, b), env)
         if isinstance(s, (ast.While, ast.For)):
@@ -348,7 +318,7 @@ class InfoFlow:
         they are, owner and hidden state; not a seat's own choice, whose outcome the rules play out
         in the open (what a seat learns from the course of play is the designer's to weigh)."""
         t = frozenset(x for x in self.expr(test, env) if x[0] not in ("chosen", "fresh"))
-        return {**env, _GUARD: _join(env.get(_GUARD), t)} if t else env
+        return {**env, _GUARD: join(env.get(_GUARD), t)} if t else env
 
     @staticmethod
     def _unguarded(env: dict, outer: dict) -> dict:
@@ -361,16 +331,16 @@ class InfoFlow:
         a secret decides: which seats are asked — seen by every seat, as whose turn it is — tells
         the secret. A window (``any q in players may:``) asks every seat, with "pass"."""
         guard = env.get(_GUARD)
-        seat = _seat(s)
+        seat = decision_seat(s)
         if not guard or not isinstance(seat, Local) or not env.get(("seat", seat.key())):
             return
         if s.pos in getattr(self.c, "windows", ()):
-            self._found(Leak(f"this window's 'where' reads {_text(guard)}, which other seats cannot see: "
+            self._found(Leak(f"this window's 'where' reads {secret_text(guard)}, which other seats cannot see: "
                              f"every seat sees who is asked", s.pos,
                              "leave the secret to the options (a move's 'if', a pick's 'where'): every "
                              "seat the window asks may \"pass\", so asking tells nothing", self.c.sources))
             return
-        self._found(Leak(f"which seats are asked here depends on {_text(guard)}, which other seats "
+        self._found(Leak(f"which seats are asked here depends on {secret_text(guard)}, which other seats "
                          f"cannot see: every seat sees whose turn it is", s.pos,
                          "ask every seat the same question, letting the options differ: a window "
                          "('any q in players may:') asks each seat, with \"pass\" when it cannot act; "
@@ -381,7 +351,7 @@ class InfoFlow:
         """Whether a loop's body is sure to run at least once: a loop over a constant list of
         players (``for p in players``; with a stop in it, a round counter over such a list)."""
         if isinstance(s, ast.For):
-            return _nonempty(s.iter)
+            return is_nonempty(s.iter)
         t = s.test
         return isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Lt) \
             and isinstance(t.left, Local) and isinstance(t.comparators[0], ast.Call) \
@@ -398,7 +368,7 @@ class InfoFlow:
             elif k[0] == "placed":          # seen where it lies only if so on both ways
                 out[k] = out.get(k, False) and v
             else:
-                out[k] = v if isinstance(v, bool) else _join(out.get(k), v)
+                out[k] = v if isinstance(v, bool) else join(out.get(k), v)
         return out
 
     @staticmethod
@@ -425,14 +395,14 @@ class InfoFlow:
             out = self._map(env, lambda t: () if t[:2] in gone else (t,), lambda srcs: srcs - gone)
             out[key] = NONE
         else:
-            seen = frozenset({("fresh", zone, f"{_text(mine)}, moved to {zone} and moved on before any seat "
+            seen = frozenset({("fresh", zone, f"{secret_text(mine)}, moved to {zone} and moved on before any seat "
                                               f"observed it")}) if mine else NONE
             fresh = lambda t: (("fresh", zone, f"{t[2]}, moved to {zone} and moved on before any seat observed it"),) \
                 if t[:2] in gone else (t,)
             out = self._map(env, fresh, lambda srcs: frozenset(("fresh", zone) if x in gone else x for x in srcs))
             out[key] = seen
             if seen:
-                out[("fresh", zone)] = _join(env.get(("fresh", zone)), seen)
+                out[("fresh", zone)] = join(env.get(("fresh", zone)), seen)
         out[("placed", key)] = True
         out[("in", key)] = NONE
         return out
@@ -444,8 +414,8 @@ class InfoFlow:
         moved = frozenset(t for t in taint if t[0] != "fresh" or t[1] != zone)
         if not moved:
             return env
-        text = f"{_text(moved)}, moved to {zone} and moved on before any seat observed it"
-        return {**env, ("fresh", zone): _join(env.get(("fresh", zone)), frozenset({("fresh", zone, text)}))}
+        text = f"{secret_text(moved)}, moved to {zone} and moved on before any seat observed it"
+        return {**env, ("fresh", zone): join(env.get(("fresh", zone)), frozenset({("fresh", zone, text)}))}
 
     def _moved_out(self, what, env: dict) -> dict:
         """Cards moved from where ``what`` says: a public zone they arrived in unseen is swept."""
@@ -501,81 +471,8 @@ class InfoFlow:
                 self.param_taint[(ref, i)] = old | t
                 self.changed = True
 
-    def _unseen_in_options(self, node, decider, env, where=None) -> str | None:
-        """What a decision's options read that the deciding seat (the expression ``decider``) does
-        not see, as a text, or None: the cards of a zone it does not see (another seat's hand, a
-        facedown or hidden pile), how many cards a hidden zone holds, another seat's owner state or
-        any hidden state. Seats are compared as written (``p`` against ``p``, ``player 1`` against
-        ``player 1``); a value already in a local is followed by the value check, not here."""
-        mine = _shape(decider) if decider is not None else None
-        counted = set()         # zone reads whose size only is read
-        for n in ast.walk(node):
-            if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "len" and len(n.args) == 1 \
-                    and isinstance(n.args[0], ast.Subscript) and isinstance(n.args[0].value, St) \
-                    and n.args[0].value.which == "z":
-                info = self._zone_of(n.args[0].slice)
-                if info is not None and info.visibility == "hidden" \
-                        and not env.get(("shown zone", info.family or info.name)):
-                    return f"how many cards {info.name} holds (hidden)"
-                counted.add(id(n.args[0]))      # its size is seen; its cards are not read here
-            elif isinstance(n, ast.Subscript) and isinstance(n.value, St) and n.value.which == "z" \
-                    and id(n) not in counted:
-                info = self._zone_of(n.slice)
-                if info is None or info.visibility == "public" or env.get(("shown zone", info.family or info.name)) \
-                        or self._shown_to(n.slice, mine, env):
-                    continue
-                if info.visibility == "owner" and self._same_seat(n.slice, info, mine):
-                    continue
-                if info.visibility == "team":       # seen by every seat of its owner's team
-                    unseen = self._team_unseen(_owner_seat(n.slice, info), decider, f"cards of the {info.name}")
-                    if unseen is None:
-                        continue
-                    if where is not None:
-                        where.append(n.slice)
-                    return unseen
-                if info.visibility == "others":     # seen by every seat but its owner
-                    if not self._same_seat(n.slice, info, mine):
-                        continue
-                    if where is not None:
-                        where.append(n.slice)
-                    return f"the cards of its own {info.name} (others)"
-                whose = "another seat's" if info.visibility == "owner" else "the"
-                if where is not None:
-                    where.append(n.slice)
-                return f"the cards of {whose} {info.name} ({info.visibility})"
-            elif (var := _state_read(n)) is not None and var[0] != "z":
-                info = self._var(*var)
-                if info is None or info.public or env.get(("shown value", *var)) \
-                        or self._shown_to(n, mine, env):
-                    continue
-                if info.visibility == "owner" and var[0] == "pv" and mine is not None \
-                        and _shape(n.slice) == mine:
-                    continue
-                if info.visibility == "others" and var[0] == "pv":
-                    if mine is None or _shape(n.slice) != mine:
-                        continue
-                    return f"its own '{info.name}' (others)"
-                if info.visibility == "team" and var[0] == "pv":
-                    unseen = self._team_unseen(n.slice, decider, f"'{info.name}'")
-                    if unseen is None:
-                        continue
-                    return unseen
-                if info.visibility == "hidden" and not self.var_taint.get(var):
-                    continue
-                return f"'{info.name}' ({info.visibility})"
-        return None
 
-    def _team_unseen(self, owner, seat, what: str) -> str | None:
-        return team_unseen(self.c.team_seats, owner, seat, what, _shape)
 
-    @staticmethod
-    def _same_seat(zone_expr, info, mine) -> bool:
-        """Whether the owner zone ``zone_expr`` is the deciding seat's own."""
-        if mine is None:
-            return False
-        if isinstance(zone_expr, ast.BinOp):            # a per-player zone: family + seat
-            return _shape(zone_expr.right) == mine
-        return info.owner is not None and mine == _shape(K(info.owner))
 
     def _returned(self, t):
         t = frozenset(x for x in t if x[0] != "fresh")
@@ -584,29 +481,7 @@ class InfoFlow:
             self.ret_taint[self.cur] = old | t
             self.changed = True
 
-    def _reveal_to(self, s, env) -> dict:
-        """``reveal X to SEAT``: that seat sees X from here — a zone's cards, a state value (as
-        written: ``(player 1).hand`` shown to ``player 2``); the others do not, so public sinks
-        still refuse it. A local told to one seat is followed no further (what a private
-        announcement or a decision of that seat reads of a local is not a leak already)."""
-        env = dict(env)
-        seat = _shape(s.to)
-        for v in s.values:
-            zone, var = self._zone_of(self._alias(v, env)), _state_read(v)
-            if getattr(v, "rtype", "") == "zone" and zone is not None:
-                env[("shown zone to", _shape(self._alias(v, env)), seat)] = True
-            elif var is not None:
-                env[("shown value to", *var, _shape(v.slice), seat)] = True
-        return env
 
-    def _shown_to(self, zone_or_read, seat, env) -> bool:
-        """Whether the zone (an expression) or the state read was revealed to ``seat`` (a shape)."""
-        if seat is None:
-            return False
-        var = _state_read(zone_or_read)
-        if var is not None and var[0] != "z":
-            return env.get(("shown value to", *var, _shape(zone_or_read.slice), seat)) is True
-        return env.get(("shown zone to", _shape(self._alias(zone_or_read, env)), seat)) is True
 
     def _revealed(self, node, env) -> bool:
         return env.get(("revealed", ast.dump(node))) is True
@@ -634,7 +509,7 @@ class InfoFlow:
                 self.changed = True
         if info is not None and info.public:
             what = f"team state '{info.name.split(' of ')[0]}'" if team else f"public state '{info.name}'"
-            env = self._leak(s, f"{what} is set from {_text(t)}, {_who_cannot(t)}",
+            env = self._leak(s, f"{what} is set from {secret_text(t)}, {who_cannot(t)}",
                              "store it in 'owner' or 'hidden' state, move the cards to a public zone first, "
                              "or write 'reveal ...' where the rules show it", t, env)
         return env
@@ -649,66 +524,14 @@ class InfoFlow:
             whole = getattr(v, "rtype", "") == "zone" and self._zone_of(self._alias(v, env)) is not None
             t = self._zone_cards(v, env) if whole else self.expr(v, env)     # "{p.hand}": its cards
             if t:
-                env = self._leak(s, f"this announcement shows {_text(t)}, {_who_cannot(t)}",
+                env = self._leak(s, f"this announcement shows {secret_text(t)}, {who_cannot(t)}",
                                  "announcements are public: move the card to a public zone first, or write "
                                  "'reveal ...' before it where the rules show the value", t, env)
                 break
         return self._observe(env)          # every seat hears it: an observation
 
-    def _told(self, s, env):
-        """``announce to SEAT``: what it shows must be what that seat sees (its own hand and owner
-        state, public zones and state, what was revealed), read as written (``p.hand`` told to
-        ``p``). Another seat's cards are told honestly only when they are moved, as the zone that
-        was read, into that seat's own zone (a card passed to it) before anyone observes again."""
-        seat, values = s.value.elts[2], s.value.elts[3:]
-        for v in values:
-            if self._revealed(v, env):
-                continue
-            where = []
-            if getattr(v, "rtype", "") == "zone" and (info := self._zone_of(self._alias(v, env))) is not None:
-                unseen = self._unseen_zone(v, info, seat, env)      # a zone shown whole: "{p.hand}"
-                where = [v]
-            else:
-                unseen = self._unseen_in_options(v, seat, env, where)
-            if unseen is None:
-                continue
-            err = Leak(f"this announcement to one seat shows {unseen}, which that seat cannot see", s.pos,
-                       "an announcement 'to' a seat may show what that seat sees: its own hand and owner "
-                       "state, public zones and state; tell the owner instead, or move the cards to that "
-                       "seat first", self.c.sources)
-            zone = _shape(where[0]) if where and self._zone_of(where[0]) is not None else None
-            if zone is None:
-                self._found(err)
-            else:
-                env = {**env, "private": env.get("private", ()) + ((err, zone, _shape(seat), _shape(v)),)}
-        return env
 
-    def _unseen_zone(self, zone, info, seat, env) -> str | None:
-        """What a seat does not see of the zone ``zone`` (``info``), as a text, or None."""
-        if info.visibility == "public" or env.get(("shown zone", info.family or info.name)) \
-                or self._shown_to(zone, _shape(seat), env):
-            return None
-        if info.visibility == "owner" and self._same_seat(zone, info, _shape(seat)):
-            return None
-        if info.visibility == "others":
-            return f"the cards of its own {info.name} (others)" if self._same_seat(zone, info, _shape(seat)) else None
-        if info.visibility == "team":
-            return self._team_unseen(_owner_seat(zone, info), seat, f"cards of the {info.name}")
-        whose = "another seat's" if info.visibility == "owner" else "the"
-        return f"the cards of {whose} {info.name} ({info.visibility})"
 
-    def _told_by_move(self, env, src, dest, public):
-        """A zone moved: a private announcement of its cards to the seat it is moved to (into that
-        seat's own zone, or a public one) was honest."""
-        pend = env.get("private", ())
-        if not pend:
-            return env
-        info = self._zone_of(dest)
-        to = _shape(dest.right) if isinstance(dest, ast.BinOp) and info is not None \
-            and info.visibility in ("owner", "team") else None
-        moved = _shape(src)         # the zone told of moved whole, or the very cards told of
-        left = tuple(p for p in pend if not ((moved == p[1] or moved == p[3]) and (public or p[2] == to)))
-        return {**env, "private": left}
 
     def _leak(self, s, message, hint, taint, env) -> dict:
         """A leak — or, when it comes only from cards chosen just now, one that is forgiven if
@@ -762,98 +585,12 @@ class InfoFlow:
         for pos, option, node in getattr(self.c, "option_notes", ()):
             t = self.expr(node, {option.key(): NONE})
             if t:
-                self._found(Leak(f"this option's note shows {_text(t)}, which not everyone sees", pos,
+                self._found(Leak(f"this option's note shows {secret_text(t)}, which not everyone sees", pos,
                                  "a note may show the option, card attributes and what every seat sees", self.c.src))
 
     def _new_round(self):
         self.changed = False
         self.found = []
-
-
-def _asks(stmts) -> list:
-    """The decisions a list of statements may open, as every seat sees them — who is asked (as
-    written) and the label — in the order written: two ways of an ``if`` that ask alike (Hearts'
-    "play", from the cards of the led suit or from any) tell nothing by asking."""
-    out = []
-    for n in stmts:
-        for x in ast.walk(n):
-            if isinstance(x, Stop) and x.kind == "decision" and x.decision is not None:
-                out.append((_shape(_seat(x)), x.decision.label))
-    return out
-
-
-def _shape(node):
-    """An expression as a comparable value: the same seat written the same way compares equal
-    (``ast.dump`` shows neither a constant's value nor a local's slot)."""
-    if isinstance(node, K):        # (where a runtime error would point: not part of the value)
-        return ("K", "pos") if isinstance(node.value, Pos) else ("K", repr(node.value))
-    if isinstance(node, Local):
-        return "L", node.key()
-    if isinstance(node, St):
-        return "St", node.which
-    if isinstance(node, ast.AST):
-        return type(node).__name__, tuple(_shape(getattr(node, f, None)) for f in node._fields)
-    if isinstance(node, list):
-        return tuple(_shape(x) for x in node)
-    return node
-
-
-def _nonempty(node) -> bool:
-    """Whether an expression is a constant list with items (``players``)."""
-    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "list" and len(node.args) == 1:
-        node = node.args[0]
-    return isinstance(node, K) and isinstance(node.value, (list, tuple)) and len(node.value) > 0
-
-
-def _chosen_text(secret, rtype=None) -> str:
-    """What a choice among secret options is, for a message: "a card chosen from each player's
-    hand (owner)", "cards chosen from ...", "a card chosen knowing 'bid' (owner)", "a choice made
-    from the cards of ..." (the options are not cards); a choice from cards chosen before names
-    where those came from, once."""
-    text = _text(secret)
-    for done in ("a card chosen from ", "cards chosen from ", "a card chosen knowing ", "cards chosen knowing "):
-        if text.startswith(done):
-            text = ("" if done.endswith("knowing ") else "the cards of ") + text[len(done):]
-            break
-    if text.startswith("a choice made from "):
-        text = text[len("a choice made from "):]
-    cards = rtype is not None and T.is_list(rtype) and T.elem(rtype) == T.CARD
-    if (rtype or "").startswith(("tuple:", "branches:")):     # several values, or a branch's: cards among them?
-        if "card" not in rtype.replace(";", ",").replace(":", ",").split(","):
-            return "a choice made from " + text
-    if rtype in (T.NUMBER, T.BOOL, T.TEXT, T.PLAYER, T.TEAM) or (rtype or "").startswith("enum:") \
-            or (T.is_list(rtype or "") and not cards):
-        return "a choice made from " + text
-    # (a card, or a choice block's value: the card, or the cards, of one of its moves)
-    what = "cards" if cards else "a card"
-    if text.startswith("the cards of "):
-        return f"{what} chosen from {text[len('the cards of '):]}"
-    return f"{what} chosen knowing {text}"
-
-
-def _option_parts(pre):
-    """What a decision's ``pre`` works its options out from besides the first list (the tests of
-    its named moves' ``if``s, the filters it applies): every statement but the opening of the
-    decision (``S.pending = ...``) and the message of a decision with no option."""
-    for a in pre:
-        if isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Attribute) and a.targets[0].attr == "pending":
-            continue
-        if isinstance(a, ast.If) and isinstance(a.test, ast.UnaryOp) and len(a.body) == 1 \
-                and isinstance(a.body[0], ast.Expr) and getattr(a.body[0].value.func, "id", None) == "fail_no_options":
-            continue
-        yield a
-
-
-def _state_read(node):
-    """(part, index) of a read of state (``trump``, ``p.bid``, ``c.played_by``), else None."""
-    if isinstance(node, ast.Subscript) and isinstance(node.value, St) and node.value.which == "g" \
-            and isinstance(node.slice, K):
-        return "g", node.slice.value
-    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Subscript) \
-            and isinstance(node.value.value, St) and isinstance(node.value.slice, K):
-        return node.value.value.which, node.value.slice.value
-    return None
-
 
 def analyse(comp) -> tuple[list, set]:
     """(the leaks, as RulesErrors first by position; the state values that hold secrets: every
@@ -870,17 +607,3 @@ def analyse(comp) -> tuple[list, set]:
 def check(comp) -> list:
     """The leaks in a compiled program, as RulesErrors (first by position)."""
     return analyse(comp)[0]
-
-
-def _seat(stop):
-    """The seat expression a decision's ``pre`` opens it for (``S.pending = [seat, ...]``); a
-    temporary name the ``pre`` sets (``_p = S.g[1]``) is read as what it was set to."""
-    temps = {}
-    for a in stop.pre:
-        if isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Name):
-            temps[a.targets[0].id] = a.value
-        if isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Attribute) \
-                and a.targets[0].attr == "pending" and isinstance(a.value, ast.List):
-            seat = a.value.elts[0]
-            return temps.get(seat.id, seat) if isinstance(seat, ast.Name) else seat
-    return None
