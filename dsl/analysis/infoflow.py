@@ -23,13 +23,12 @@ import ast
 
 from rulesrun.dsl import types as T
 from rulesrun.dsl.analysis.seatview import SeatView
+from rulesrun.dsl.analysis.sinks import LISTS, Sinks
 from rulesrun.dsl.analysis.taint import (NONE, Leak, asks_of, chosen_text, decision_seat, is_nonempty, join,
-                                         option_parts, secret_text, shape_of, state_read, who_cannot)
+                                         option_parts, secret_text, shape_of, state_read)
 from rulesrun.dsl.ir import K, Best, Comp, Fn, Local, Move, Reveal, St, Stop
 
 
-# the lists of pending leaks an env carries
-_LISTS = ("pending", "private")
 # what decides whether the statement being read runs (a taint), and whether it is inside a loop
 _GUARD, _LOOP = ("guard",), ("loop",)
 
@@ -37,7 +36,7 @@ _GUARD, _LOOP = ("guard",), ("loop",)
 _INHERITED = ("shown zone", "shown value", "shown zone to", "shown value to")
 
 
-class InfoFlow(SeatView):
+class InfoFlow(SeatView, Sinks):
     def __init__(self, comp):
         self.c = comp
         self.zones = comp.zones
@@ -363,7 +362,7 @@ class InfoFlow(SeatView):
     def _merge(a: dict, b: dict) -> dict:
         out = dict(a)
         for k, v in b.items():
-            if k in _LISTS:
+            if k in LISTS:
                 out[k] = tuple(dict.fromkeys(out.get(k, ()) + v))
             elif k[0] == "placed":          # seen where it lies only if so on both ways
                 out[k] = out.get(k, False) and v
@@ -379,7 +378,7 @@ class InfoFlow(SeatView):
         for k, v in env.items():
             if k == "pending":
                 out[k] = tuple((e, left) for e, srcs in v for left in [pending(srcs)] if left)
-            elif k in _LISTS or isinstance(v, bool) or k[0] in ("in", "fresh"):
+            elif k in LISTS or isinstance(v, bool) or k[0] in ("in", "fresh"):
                 out[k] = v
             else:
                 out[k] = frozenset(x for t in v for x in secret(t))
@@ -485,86 +484,6 @@ class InfoFlow(SeatView):
 
     def _revealed(self, node, env) -> bool:
         return env.get(("revealed", ast.dump(node))) is True
-
-    def _store(self, target, t, s, env):
-        if not t or not isinstance(target, ast.Subscript):
-            return env
-        base = target.value
-        team = False
-        if isinstance(base, St) and base.which == "g" and isinstance(target.slice, K):
-            key = ("g", target.slice.value)
-        elif isinstance(base, St) and base.which == "g" and isinstance(target.slice, ast.BinOp) \
-                and isinstance(target.slice.left, K):
-            key = ("g", target.slice.left.value)       # team state: S.g[first slot + team] (dsl.check.teams)
-            team = True
-        elif isinstance(base, ast.Subscript) and isinstance(base.value, St) and isinstance(base.slice, K):
-            key = (base.value.which, base.slice.value)
-        else:
-            return env
-        info = self._var(*key)
-        if info is not None and info.visibility == "hidden":
-            old = self.var_taint.get(key, NONE)
-            if not t <= old:
-                self.var_taint[key] = old | t
-                self.changed = True
-        if info is not None and info.public:
-            what = f"team state '{info.name.split(' of ')[0]}'" if team else f"public state '{info.name}'"
-            env = self._leak(s, f"{what} is set from {secret_text(t)}, {who_cannot(t)}",
-                             "store it in 'owner' or 'hidden' state, move the cards to a public zone first, "
-                             "or write 'reveal ...' where the rules show it", t, env)
-        return env
-
-    def _announce(self, s, env):
-        tid = s.value.elts[1]
-        if isinstance(tid, K) and self.c.templates[tid.value].private:
-            return self._told(s, env)
-        for v in s.value.elts[2:]:
-            if self._revealed(v, env):
-                continue
-            whole = getattr(v, "rtype", "") == "zone" and self._zone_of(self._alias(v, env)) is not None
-            t = self._zone_cards(v, env) if whole else self.expr(v, env)     # "{p.hand}": its cards
-            if t:
-                env = self._leak(s, f"this announcement shows {secret_text(t)}, {who_cannot(t)}",
-                                 "announcements are public: move the card to a public zone first, or write "
-                                 "'reveal ...' before it where the rules show the value", t, env)
-                break
-        return self._observe(env)          # every seat hears it: an observation
-
-
-
-
-    def _leak(self, s, message, hint, taint, env) -> dict:
-        """A leak — or, when it comes only from cards chosen just now, one that is forgiven if
-        those cards are shown (moved to a public zone) before anyone sees the state again."""
-        if any(t[0] in ("fresh", "unseen") for t in taint):
-            hint = ("cards in a public zone are seen only if they are still there when some seat observes "
-                    "(a decision, a public announcement): announce them, or let a seat decide, before "
-                    "they are moved on")
-        err = Leak(message, getattr(s, "pos", None), hint, self.c.sources)
-        if all(t[0] in ("chosen", "fresh") for t in taint):
-            return {**env, "pending": env.get("pending", ()) + ((err, frozenset(t[:2] for t in taint)),)}
-        self._found(err)
-        return env
-
-    def _found(self, err):
-        if not any(f.pos == err.pos for f in self.found):
-            self.found.append(err)
-
-    def _flush(self, env: dict, keep_fresh: bool = False) -> dict:
-        """Someone may look at the state now: what is still pending is a leak (but, with
-        ``keep_fresh``, what waits on cards in a public zone being seen, which a call does not decide)."""
-        kept = []
-        for err, srcs in env.get("pending", ()):
-            if keep_fresh and any(x[0] == "fresh" for x in srcs):
-                kept.append((err, frozenset(x for x in srcs if x[0] == "fresh")))
-            else:
-                self._found(err)
-        for err, *_ in env.get("private", ()):
-            self._found(err)
-        out = {k: v for k, v in env.items() if k not in _LISTS}
-        if kept:
-            out["pending"] = tuple(kept)
-        return out
 
     # ── the whole program ─────────────────────────────────────────────────
     def run(self) -> list:
