@@ -6,6 +6,7 @@ moves, every legal set and the returns compared."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -144,6 +145,18 @@ def test_the_cards_laid_away_count_for_the_declarer_and_the_returns_are_times_24
     assert 21 <= taken                                                   # the 21 laid away are in it
 
 
+def test_taking_every_trick_scores_the_card_points_and_no_more():
+    """OpenSpiel scores no schneider or schwarz: a declarer with every trick scores 120 card points."""
+    trumps = [f"Jack of {s}" for s in SUITS] + [f"{r} of Clubs" for r in ("Ace", "Ten", "King", "Queen", "Nine", "Eight")]
+    rest = [f"{r} of {s}" for s in SUITS[:3] for r in RANKS if r != "Jack" and f"{r} of {s}" != "Ace of Hearts"]
+    s = start([trumps, rest[:10], rest[10:]], ["Seven of Clubs", "Ace of Hearts"])
+    play(s, "declare Clubs", "lay away Seven of Clubs", "lay away Ace of Hearts")
+    while not s.is_terminal():                   # Player 1 holds every trump: it takes every trick
+        s.apply_action(s.legal_actions()[0])
+    assert s.var("tricks", player=0) == 10 and s.var("points", player=0) == 120
+    assert s.returns() == [120, -60, -60]                # OpenSpiel: 0.5, -0.25, -0.25
+
+
 def test_in_null_the_jacks_follow_their_suit_and_rank_between_ten_and_queen():
     s = start()
     play(s, "pass", "declare Null", "lay away Ace of Diamonds", "lay away King of Diamonds")
@@ -183,8 +196,8 @@ def test_a_null_game_without_a_trick_is_won_whatever_is_laid_away():
 
 def test_the_game_agrees_with_openspiel_skat_on_every_legal_set_and_the_returns():
     """200 seeds: OpenSpiel's 32 dealing chance nodes are fed our deal, then both take the same
-    random moves (a bid a pass one time in two); at every decision the same player and the same legal actions, at the end the
-    same returns (ours divided by 240)."""
+    random moves (a bid a pass one time in two); at every decision the same player, the same legal
+    actions and the same card points taken, at the end the same returns (ours divided by 240)."""
     pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'rulesrun[openspiel]')")
 
     def card_id(name: str) -> int:
@@ -195,6 +208,19 @@ def test_the_game_agrees_with_openspiel_skat_on_every_legal_set_and_the_returns(
         if text in BIDS:
             return 32 + BIDS.index(text)
         return card_id(text.removeprefix("lay away ").removeprefix("play "))
+
+    def openspiel_points(state) -> tuple | None:
+        """(the declarer's card points, the defenders'), from its text in the play: 'Points (Solo / Team): (12 / 30)'."""
+        m = re.search(r"Points \(Solo / Team\): \((\d+) / (\d+)\)", str(state))
+        return (int(m.group(1)), int(m.group(2))) if m else None
+
+    def card_points(state) -> tuple | None:
+        """The same from ours, once the declarer has laid two cards away (OpenSpiel's play)."""
+        declarer = state.var("declarer")
+        if declarer is None or len(state.cards("laid_away", player=declarer)) < 2:
+            return None
+        return (state.var("points", player=declarer),
+                sum(state.var("points", player=p) for p in range(3) if p != declarer))
 
     game = load_game(FILE, players=3)
     spiel = pyspiel.load_game("skat")
@@ -213,6 +239,7 @@ def test_the_game_agrees_with_openspiel_skat_on_every_legal_set_and_the_returns(
             assert ours.current_player() == theirs.current_player(), where
             mine = {action_id(str(a)): a for a in ours.legal_actions()}
             assert sorted(mine) == theirs.legal_actions(), where
+            assert card_points(ours) == openspiel_points(theirs), where
             compared += 1
             # random moves; a bid is a pass one time in two, so that some games see every seat pass
             a = 32 if 32 in mine and rng.random() < 0.5 else rng.choice(theirs.legal_actions())
