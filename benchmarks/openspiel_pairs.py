@@ -10,6 +10,8 @@ games, with the same random-move loop on both sides, alternating slices:
     crazy_eights  OpenSpiel crazy_eights, 4 players (one hand)
                   examples/crazy_eights.rules, 4 players, variant one_hand (one hand, drawing by
                   choice one card a decision, at most five a turn, as OpenSpiel plays it)
+    skat          OpenSpiel skat, 3 players (its simplified bidding: the first to declare plays)
+                  examples/skat.rules, 3 players (the same rules: tests/examples/test_skat.py)
 
 OpenSpiel deals and draws through chance nodes: the loop samples a chance outcome with the same
 seeded ``random.Random`` and applies it inside the timed loop, as a user would; only the players'
@@ -26,12 +28,12 @@ from benchmarks.run import SAMPLE_EVERY, SAMPLE_STATES, Runner, alternate
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# (key, OpenSpiel game, its parameters, our rules file, our variants)
+# (key, OpenSpiel game, its parameters, our rules file, our variants, players)
 PAIRS = [
-    ("oh_hell", "oh_hell", {"players": 4, "num_tricks_fixed": 10}, "examples/oh_hell.rules", ("one_hand", "no_hook")),
-    ("crazy_eights", "crazy_eights", {"players": 4}, "examples/crazy_eights.rules", ("one_hand",)),
+    ("oh_hell", "oh_hell", {"players": 4, "num_tricks_fixed": 10}, "examples/oh_hell.rules", ("one_hand", "no_hook"), 4),
+    ("crazy_eights", "crazy_eights", {"players": 4}, "examples/crazy_eights.rules", ("one_hand",), 4),
+    ("skat", "skat", {}, "examples/skat.rules", (), 3),
 ]
-PLAYERS = 4
 
 
 def missing_note() -> str | None:
@@ -86,8 +88,8 @@ def bench_pair(key: str, seconds: float, games: int | None, seed: int, slices: i
 
     from rulesrun.interpreter import load_game
 
-    _, spiel_name, params, rules, variants = next(p for p in PAIRS if p[0] == key)
-    ours = load_game(ROOT / rules, players=PLAYERS, variants=variants)
+    _, spiel_name, params, rules, variants, players = next(p for p in PAIRS if p[0] == key)
+    ours = load_game(ROOT / rules, players=players, variants=variants)
     theirs = pyspiel.load_game(spiel_name, params)
     runners = [Runner("engine", ours, seed), SpielRunner(theirs, seed)]
     Runner("engine", ours, seed + 10_000).run(games=1)          # warm up, untimed
@@ -95,12 +97,12 @@ def bench_pair(key: str, seconds: float, games: int | None, seed: int, slices: i
     alternate(runners, seconds, games, slices)
     clone_seconds = min(1.0, max(0.2, seconds / 2))
     label = f"{ours.title}" + (f" ({'+'.join(variants)})" if variants else "")
-    rows = [runners[0].row(label, rules, PLAYERS, clone_seconds),
-            runners[1].row(f"OpenSpiel {spiel_name}", f"pyspiel {spiel_name} {params}", PLAYERS, clone_seconds)]
+    rows = [runners[0].row(label, rules, players, clone_seconds),
+            runners[1].row(f"OpenSpiel {spiel_name}", f"pyspiel {spiel_name} {params}", players, clone_seconds)]
     rows[0]["variants"] = list(variants)
     eng, spiel = rows
     comparison = {
-        "game": key, "players": PLAYERS, "rules": rules, "variants": list(variants),
+        "game": key, "players": players, "rules": rules, "variants": list(variants),
         "openspiel_game": spiel_name, "openspiel_parameters": params,
         "engine_decisions_per_s": eng["decisions_per_s"], "openspiel_decisions_per_s": spiel["decisions_per_s"],
         f"ratio_engine_vs_openspiel_{key}": round(eng["decisions_per_s"] / spiel["decisions_per_s"], 3),

@@ -344,7 +344,7 @@ def run_openspiel_pairs(args, rows: list, comparisons: list) -> dict:
             print(fmt(r), flush=True)
         ratio = comparison[f"ratio_engine_vs_openspiel_{key}"]
         out[f"ratio_engine_vs_openspiel_{key}"] = ratio
-        print(f"{'':<18} {openspiel_pairs.PLAYERS:>2} {'ratio':<9} engine/OpenSpiel: decisions/s {ratio:.2f}x, "
+        print(f"{'':<18} {comparison['players']:>2} {'ratio':<9} engine/OpenSpiel: decisions/s {ratio:.2f}x, "
               f"clones/s {comparison['ratio_engine_vs_openspiel_clones_per_s']:.2f}x", flush=True)
     return out
 
@@ -359,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="first game seed and the random pick's seed (default 0)")
     ap.add_argument("--no-reference", action="store_true", help="the engine only")
     ap.add_argument("--openspiel", choices=("auto", "only", "no"), default="auto",
-                    help="OpenSpiel's oh_hell and crazy_eights beside examples/ (benchmarks/openspiel_pairs.py): "
+                    help="OpenSpiel's oh_hell, crazy_eights and skat beside examples/ (benchmarks/openspiel_pairs.py): "
                          "auto = when no files are given and OpenSpiel is installed (default); only = just those")
     ap.add_argument("--climbing", choices=("auto", "only", "no"), default="auto",
                     help="Big Two and The Magic Shop at 4 players in alternating slices, their time per decision "

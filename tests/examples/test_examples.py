@@ -160,9 +160,28 @@ def euchre_follow_suit(state: State) -> None:
         assert sorted(legal) == sorted(hand)
 
 
+def skat_suit(card: str, contract: str, trump: str | None) -> str:
+    """The suit a Skat card follows: the Jacks (and a suit game's trump suit) are trumps, but not in Null."""
+    if contract != "Null" and (card.startswith("Jack ") or suit(card) == trump):
+        return "trumps"
+    return suit(card)
+
+
+def skat_follow_suit(state: State) -> None:
+    """Skat: follow the suit led if able, the Jacks counting as trumps except in Null."""
+    if state.is_terminal() or state.decision_label() != "play" or not state.cards("trick"):
+        return
+    contract, trump = state.var("contract"), state.var("trump")
+    led = skat_suit(state.cards("trick")[0], contract, trump)
+    hand = state.cards("hand", state.current_player())
+    legal = [card_of(a) for a in state.legal_actions()]
+    following = [c for c in hand if skat_suit(c, contract, trump) == led]
+    assert sorted(legal) == sorted(following or hand), (led, legal)
+
+
 EXTRA_CHECKS = {"hearts.rules": [hearts_rules], "spades.rules": [spades_rules]}
 # Games whose following rule is not the plain suit printed on the card.
-FOLLOW_CHECKS = {"euchre.rules": euchre_follow_suit}
+FOLLOW_CHECKS = {"euchre.rules": euchre_follow_suit, "skat.rules": skat_follow_suit}
 
 
 def play_random(g, seed: int, checks=()) -> State:

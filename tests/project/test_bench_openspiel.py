@@ -18,10 +18,10 @@ def test_the_pairs_run_side_by_side_and_write_their_ratios(tmp_path, capsys):
     out = tmp_path / "perf.json"
     assert main(["--openspiel", "only", "--games", "2", "--seconds", "0.2", "--json", str(out)]) == 0
     data = json.loads(out.read_text())
-    for key in ("oh_hell", "crazy_eights"):
+    for key in ("oh_hell", "crazy_eights", "skat"):
         assert data[f"ratio_engine_vs_openspiel_{key}"] > 0
     impls = [(r["implementation"], r["players"]) for r in data["results"]]
-    assert impls == [("engine", 4), ("openspiel", 4)] * 2
+    assert impls == [("engine", 4), ("openspiel", 4)] * 2 + [("engine", 3), ("openspiel", 3)]
     oh_hell_engine, oh_hell_spiel = data["results"][:2]
     # one hand of 10 cards on both sides: 4 bids and 40 cards played
     assert oh_hell_engine["decisions_per_game"] == oh_hell_spiel["decisions_per_game"] == 44
