@@ -201,6 +201,11 @@ def test_when_only_kontra_is_announced_re_wins_with_120():
     assert score(s) == [3, -3, 3, -3]                         # won 1, Kontra announced 2
 
 
+def test_with_both_announced_re_needs_121_again():
+    s = play_tricks(healthy(deal(hands_of(FULL_120))), FULL_120, says={(0, 0): "Re", (0, 1): "Kontra"})
+    assert score(s) == [-6, 6, -6, 6]                         # won 1, Re 2, Kontra 2, against the Queens 1
+
+
 def test_re_and_kontra_each_add_two_whoever_wins():
     s = play_tricks(healthy(deal(hands_of(FULL_121))), FULL_121, says={(0, 0): "Re", (0, 1): "Kontra"})
     assert "Player 1: Re!" in s.log() and "Player 2: Kontra!" in s.log()
@@ -231,6 +236,31 @@ def test_an_announcement_is_made_before_the_second_card_and_shows_the_party():
     assert options(s) == (3, ["play K of Clubs"])             # both parties have spoken: no question
     act(s, "play K of Clubs")
     assert all(t.startswith("play") for t in options(s)[1])   # Player 2 leads with 10 cards: too late
+
+
+def test_losers_under_90_add_a_point_and_60_is_not_under_60():
+    tricks = [(leader, list(cards)) for leader, cards in FULL_121]
+    tricks[6] = (2, ["AD", "10D", "10H", "QD"])                # Player 1 holds the 10s of Hearts now:
+    tricks[7] = (0, ["10H", "9D", "AD", "KD"])                 # 34 and 25 more for Re, the foxes its own
+    tricks[8] = (0, ["QC", "JH", "KD", "JS"])
+    s = play_tricks(healthy(deal(hands_of(tricks))), tricks)
+    assert sum(s.var("card_points", p) for p in (1, 3)) == 60
+    assert score(s) == [2, -2, 2, -2]                         # won 1, under 90 1
+
+
+def test_a_deal_without_a_trick_for_the_losers_adds_every_step_down_to_black():
+    tricks = [
+        (0, ["AC", "KC", "9C", "10C"]), (0, ["AC", "KC", "9C", "10C"]),
+        (0, ["AS", "KS", "9S", "10S"]), (0, ["AS", "KS", "9S", "10S"]),
+        (0, ["AH", "KH", "9H", "KH"]), (0, ["AH", "9H", "10H", "9D"]),
+        (2, ["10H", "9D", "JS", "KD"]), (2, ["QC", "KD", "JC", "10D"]),
+        (2, ["JC", "10D", "QC", "AD"]), (0, ["QS", "JD", "QD", "AD"]),
+        (0, ["QD", "JH", "QS", "JD"]), (2, ["QH", "JH", "QH", "JS"]),
+    ]
+    s = play_tricks(healthy(deal(hands_of(tricks))), tricks)
+    assert [s.var("tricks", p) for p in range(4)] == [7, 0, 5, 0]
+    # won 1, under 90, 60 and 30 3, black 1; Kontra's two foxes caught by Player 1: 2
+    assert score(s) == [7, -7, 7, -7]
 
 
 def test_extra_points_doppelkopf_fox_and_charlie_are_set_against_each_other():
@@ -275,6 +305,13 @@ def test_a_marriage_takes_as_partner_the_first_other_player_to_win_a_trick():
     assert options(s) == (1, ["Re", "no announcement"])
 
 
+def test_a_marriage_partner_found_by_the_first_trick_announces_in_the_usual_time():
+    s = act(deal(marriage_hands()), "marriage", "healthy", "healthy", "healthy")
+    act(s, "play 9 of Clubs", "play A of Clubs", "play 10 of Clubs", "play K of Clubs")
+    assert party(s) == ["Re", "Re", "Kontra", "Kontra"] and s.var("announce_from") == 11
+    assert options(s) == (1, ["Re", "no announcement"])
+
+
 def test_a_bride_who_wins_the_first_three_tricks_plays_alone_for_three_times_the_score():
     tricks = [(0, ["AC", "KC", "9C", "10C"]), (0, ["AC", "KC", "9C", "10C"]), (0, ["AS", "9S", "KS", "10S"])]
     hands = hands_of(tricks)
@@ -290,22 +327,20 @@ def test_a_bride_who_wins_the_first_three_tricks_plays_alone_for_three_times_the
 
 
 def test_a_silent_marriage_is_a_solo_shown_by_the_second_queen_of_clubs():
-    s = healthy(deal(marriage_hands()))
-    play_tricks(s, FULL_121[:8])
-    assert party(s) == [None] * 4
-    play(s, 3, "JS")
-    play(s, 0, "QC")
+    tricks = [(leader, list(cards)) for leader, cards in FULL_121]
+    tricks[9] = (0, ["QC", "QD", "QS", "10D"])                 # Player 1's second Queen of Clubs
+    tricks[10] = (0, ["JS", "JH", "QS", "JC"])
+    s = healthy(deal(hands_of(tricks)))
+    play_tricks(s, tricks[:9])
     assert party(s) == ["Re", None, None, None]
-    play(s, 1, "JH")
-    play(s, 2, "KD")
-    play(s, 0, "QC")
-    for _ in range(3):
-        act(s, options(s)[1][0])
+    play_tricks(s, tricks[9:10])
     assert party(s) == ["Re", "Kontra", "Kontra", "Kontra"]   # both from one hand: a solo
-    finish(s)
-    value = s.var("last_value")
-    assert score(s) in ([3 * value] + [-value] * 3, [-3 * value] + [value] * 3)
-    assert any("(a solo)" in line for line in s.log())
+    play_tricks(s, tricks[10:])
+    assert s.var("card_points", 0) == 70
+    # Kontra wins 170 to 70: won 1, under 90 1 — no extra points, nothing against the Queens in
+    # a solo; the soloist pays three times.
+    assert "Kontra wins with 170 to 70 (a solo), worth 2." in s.log()
+    assert score(s) == [-6, 2, 2, 2]
 
 
 def finish(s):
