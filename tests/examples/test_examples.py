@@ -167,6 +167,14 @@ def skat_suit(card: str, contract: str, trump: str | None) -> str:
     return suit(card)
 
 
+def doppelkopf_suit(card: str) -> str:
+    """The suit a Doppelkopf card follows: the Queens, the Jacks, the Diamonds and the 10s of
+    Hearts are all trumps."""
+    if rank(card) in (11, 12) or suit(card) == "Diamonds" or card == "10 of Hearts":
+        return "trumps"
+    return suit(card)
+
+
 def skat_follow_suit(state: State) -> None:
     """Skat: follow the suit led if able, the Jacks counting as trumps except in Null."""
     if state.is_terminal() or state.decision_label() != "play" or not state.cards("trick"):
@@ -179,9 +187,23 @@ def skat_follow_suit(state: State) -> None:
     assert sorted(legal) == sorted(following or hand), (led, legal)
 
 
+def doppelkopf_follow_suit(state: State) -> None:
+    """Doppelkopf: follow the suit led if able, the trumps counting as one suit."""
+    if state.is_terminal() or state.decision_label() != "play" or not state.cards("trick"):
+        return
+    led = doppelkopf_suit(state.cards("trick")[0])
+    hand = state.cards("hand", state.current_player())
+    legal = sorted(card_of(a) for a in state.legal_actions())
+    if any(doppelkopf_suit(c) == led for c in hand):
+        assert legal == sorted({c for c in hand if doppelkopf_suit(c) == led}), (led, legal)
+    else:
+        assert legal == sorted(set(hand))
+
+
 EXTRA_CHECKS = {"hearts.rules": [hearts_rules], "spades.rules": [spades_rules]}
 # Games whose following rule is not the plain suit printed on the card.
-FOLLOW_CHECKS = {"euchre.rules": euchre_follow_suit, "skat.rules": skat_follow_suit}
+FOLLOW_CHECKS = {"euchre.rules": euchre_follow_suit, "skat.rules": skat_follow_suit,
+                 "doppelkopf.rules": doppelkopf_follow_suit}
 
 
 def play_random(g, seed: int, checks=()) -> State:
